@@ -1,0 +1,82 @@
+// wgk/error.h — the one error type of wgk.
+//
+// Every failure wgk reports is a wgk::Error (an exception): a code saying what kind of failure it
+// is, a message saying what was wrong, and a context chain saying where (which package, which
+// variant, which JSON path, which expression), innermost first. Layers add context as the error
+// rises, so the text a user reads names everything needed to find the fault:
+//
+//   try {
+//     auto kernel = runtime.load("webgpu-kernels/com.microsoft.FastGelu");
+//   } catch (const wgk::Error& e) {
+//     std::cerr << e.what() << "\n";   // message, then "  while ..." for each context entry
+//     if (e.code() == wgk::ErrorCode::NotFound) { ... }
+//   }
+#pragma once
+
+#include <exception>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace wgk {
+
+enum class ErrorCode {
+  InvalidArgument,  // a caller passed something malformed (usage, bad option value)
+  Parse,            // malformed JSON, expression or template syntax
+  Expression,       // an expression failed to evaluate (unknown name, type error, division by zero)
+  Template,         // template rendering failed or exceeded a limit
+  Manifest,         // a manifest, metadata, test or bench file does not match its schema
+  Contract,         // a request breaks the op contract (missing input, wrong dtype/rank/shape, attribute)
+  NoVariant,        // no variant is eligible for the request
+  Io,               // file system or tensor-file error
+  Integrity,        // a digest or npm integrity check failed
+  Network,          // download failed (HTTP status, timeout, connection)
+  NotFound,         // a package, file, revision or symbol does not exist
+  Trust,            // a package outside the trusted organisations was refused
+  Setup,            // the WebGPU library, driver or adapter is missing or unusable
+  Gpu,              // a WebGPU validation error, shader compilation error or failed operation
+  OutOfMemory,      // the device could not allocate
+  DeviceLost,       // the device was lost
+  Unsupported,      // valid, but not implemented by this build or device
+  Internal,         // a bug in wgk
+};
+
+// Stable lower-case name of a code ("no-variant", "out-of-memory", ...), used in JSON output.
+std::string_view errorCodeName(ErrorCode code);
+
+class Error : public std::exception {
+ public:
+  Error(ErrorCode code, std::string message);
+
+  ErrorCode code() const noexcept { return code_; }
+  const std::string& message() const noexcept { return message_; }
+  // Innermost first: {"in expression `a + b`", "in variant vec4", "in package ..."}.
+  const std::vector<std::string>& context() const noexcept { return context_; }
+
+  // Appends an outer context entry and returns *this, for `catch (Error& e) { throw e.with(..); }`.
+  Error& with(std::string context);
+
+  // The message followed by one "\n  while <context>" line per entry, innermost first.
+  const char* what() const noexcept override { return text_.c_str(); }
+
+ private:
+  void rebuild();
+  ErrorCode code_;
+  std::string message_;
+  std::vector<std::string> context_;
+  std::string text_;
+};
+
+// Runs fn(); a wgk::Error escaping it gets `context` appended and is rethrown.
+template <class Fn>
+decltype(auto) withContext(std::string_view context, Fn&& fn) {
+  try {
+    return std::forward<Fn>(fn)();
+  } catch (Error& e) {
+    e.with(std::string(context));
+    throw;
+  }
+}
+
+}  // namespace wgk

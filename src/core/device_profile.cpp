@@ -1,0 +1,85 @@
+#include "core/device_profile.h"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "wgk/error.h"
+
+namespace wgk {
+namespace {
+[[noreturn]] void bad(const std::string& path, const std::string& what) {
+  throw Error(ErrorCode::Manifest, "device profile " + path + ": " + what);
+}
+std::set<std::string> stringSet(const nlohmann::json& j, const std::string& path) {
+  if (!j.is_array()) bad(path, "expected an array of strings");
+  std::set<std::string> out;
+  for (size_t i = 0; i < j.size(); ++i) {
+    if (!j[i].is_string()) bad(path + "/" + std::to_string(i), "expected a string");
+    out.insert(j[i].get<std::string>());
+  }
+  return out;
+}
+}  // namespace
+
+uint64_t DeviceProfile::limit(std::string_view name) const {
+  auto it = limits.find(std::string(name));
+  if (it == limits.end()) throw Error(ErrorCode::NotFound, "device profile has no limit '" + std::string(name) + "'");
+  return it->second;
+}
+
+nlohmann::json DeviceProfile::toJson() const {
+  nlohmann::json info = nlohmann::json::object();
+  for (const auto& [k, v] : adapterInfoStrings) info[k] = v;
+  for (const auto& [k, v] : adapterInfoNumbers) info[k] = v;
+  nlohmann::json lim = nlohmann::json::object();
+  for (const auto& [k, v] : limits) lim[k] = v;
+  return {{"adapterInfo", info},
+          {"features", features},
+          {"wgslLanguageFeatures", wgslLanguageFeatures},
+          {"limits", lim}};
+}
+
+DeviceProfile DeviceProfile::fromJson(const nlohmann::json& j) {
+  if (!j.is_object()) bad("", "expected a JSON object");
+  DeviceProfile p;
+  for (const auto& [key, value] : j.items()) {
+    const std::string path = "/" + key;
+    if (key == "adapterInfo") {
+      if (!value.is_object()) bad(path, "expected an object");
+      for (const auto& [k, v] : value.items()) {
+        if (v.is_string()) p.adapterInfoStrings[k] = v.get<std::string>();
+        else if (v.is_number_integer()) p.adapterInfoNumbers[k] = v.get<int64_t>();
+        else bad(path + "/" + k, "expected a string or an integer");
+      }
+    } else if (key == "features") {
+      p.features = stringSet(value, path);
+    } else if (key == "wgslLanguageFeatures") {
+      p.wgslLanguageFeatures = stringSet(value, path);
+    } else if (key == "limits") {
+      if (!value.is_object()) bad(path, "expected an object");
+      for (const auto& [k, v] : value.items()) {
+        if (!v.is_number_unsigned() && !(v.is_number_integer() && v.get<int64_t>() >= 0))
+          bad(path + "/" + k, "expected a non-negative integer");
+        p.limits[k] = v.get<uint64_t>();
+      }
+    } else {
+      bad(path, "unknown field (expected adapterInfo, features, wgslLanguageFeatures, limits)");
+    }
+  }
+  if (!j.contains("limits")) bad("/limits", "missing");
+  return p;
+}
+
+DeviceProfile DeviceProfile::load(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw Error(ErrorCode::Io, "cannot open device profile '" + path + "'");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(ErrorCode::Parse, "device profile '" + path + "' is not valid JSON: " + e.what());
+  }
+  return withContext("reading device profile " + path, [&] { return fromJson(j); });
+}
+
+}  // namespace wgk
