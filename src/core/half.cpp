@@ -1,5 +1,6 @@
 #include "core/half.h"
 
+#include <cmath>
 #include <cstring>
 
 namespace wgk {
@@ -10,7 +11,8 @@ uint16_t floatToHalf(float value) {
   const uint32_t sign = (f >> 16) & 0x8000u;
   const uint32_t absf = f & 0x7fffffffu;
   if (absf >= 0x7f800000u) {  // inf or NaN: keep NaN quiet and non-zero
-    return static_cast<uint16_t>(sign | 0x7c00u | (absf > 0x7f800000u ? 0x200u | ((absf >> 13) & 0x3ffu) : 0u));
+    return static_cast<uint16_t>(sign | 0x7c00u |
+                                 (absf > 0x7f800000u ? 0x200u | ((absf >> 13) & 0x3ffu) : 0u));
   }
   const int32_t exp = static_cast<int32_t>(absf >> 23) - 127 + 15;
   uint32_t mant = absf & 0x7fffffu;
@@ -30,6 +32,19 @@ uint16_t floatToHalf(float value) {
   const uint32_t rem = mant & 0x1fffu;
   if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;  // may carry into the exponent: correct
   return static_cast<uint16_t>(sign | h);
+}
+
+uint16_t doubleToHalf(double value) {
+  // Round to float with "round to odd" (keep the lowest bit set when inexact), then to half: float's
+  // 24 bits exceed half's 11 + 2, so the second rounding is then exactly the direct one.
+  float f = static_cast<float>(value);  // nearest even
+  if (std::isfinite(f) && static_cast<double>(f) != value && !std::isnan(value)) {
+    uint32_t bits;
+    std::memcpy(&bits, &f, 4);
+    // f is one of the two floats around value; if its last bit is even, the odd one is the other.
+    if ((bits & 1u) == 0) f = std::nextafter(f, static_cast<float>(value > f ? INFINITY : -INFINITY));
+  }
+  return floatToHalf(f);
 }
 
 float halfToFloat(uint16_t bits) {

@@ -33,3 +33,9 @@ class Scope {
 const Scope& builtins();
 
 }  // namespace wgk::expr
+
+namespace wgk::expr {
+// range() refuses to build a longer list (templates iterate `for i in range(n)` lazily instead,
+// bounded by RenderLimits::maxLoopIterations).
+inline constexpr int64_t kMaxRangeLength = 1'000'000;
+}  // namespace wgk::expr

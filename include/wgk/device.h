@@ -1,0 +1,58 @@
+// wgk/device.h — what wgk knows about a WebGPU device, and how it creates one.
+//
+// DeviceProfile is plain data: the JSON of `wgk devices --json`, and what `wgk plan
+// --device-profile FILE` reads. WebGPU spec names throughout:
+//
+//   {"adapterInfo": {"vendor": "...", "architecture": "...", "device": "...", "description": "...",
+//                    "backendType": "vulkan", "adapterType": "cpu", "subgroupMinSize": 8,
+//                    "subgroupMaxSize": 8},
+//    "features": ["shader-f16", "subgroups", "timestamp-query"],
+//    "wgslLanguageFeatures": ["subgroup_id", ...],
+//    "limits": {"maxComputeWorkgroupsPerDimension": 65535, ...}}
+//
+// adapterInfo keys are optional (a profile may omit subgroup sizes: manifests test has()).
+//
+//   wgk::DeviceProfile p = wgk::DeviceProfile::load("h200.json");
+//   if (p.hasFeature("shader-f16")) ...; uint64_t n = p.limit("maxStorageBufferBindingSize");
+#pragma once
+
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+namespace wgk {
+
+// How wgk creates its own device (Runtime::create, `wgk devices`).
+struct DeviceOptions {
+  bool requireF16 = true;                    // refuse an adapter without shader-f16 (every kernel needs it)
+  std::vector<std::string> adapterToggles;   // added to the defaults (vulkan_enable_f16_on_nvidia)
+  std::vector<std::string> enableToggles;    // device toggles
+  std::vector<std::string> disableToggles;   // added to the defaults (timestamp_quantization)
+};
+
+
+struct DeviceProfile {
+  // String or integer fields of GPUAdapterInfo, by spec name. Integers stored as int64.
+  std::map<std::string, std::string> adapterInfoStrings;
+  std::map<std::string, int64_t> adapterInfoNumbers;
+  std::set<std::string> features;
+  std::set<std::string> wgslLanguageFeatures;
+  std::map<std::string, uint64_t> limits;
+
+  bool hasFeature(std::string_view f) const { return features.count(std::string(f)) != 0; }
+  // Throws Error(NotFound) naming the limit when the profile lacks it.
+  uint64_t limit(std::string_view name) const;
+
+  nlohmann::json toJson() const;
+  // Validates the shape (objects, arrays of strings, integer limits); errors name the JSON path.
+  static DeviceProfile fromJson(const nlohmann::json& j);
+  static DeviceProfile load(const std::string& path);  // reads + parses a profile file
+};
+
+}  // namespace wgk

@@ -1,0 +1,191 @@
+// wgk/runtime.h — load a kernel package and call it, from C++.
+//
+// The C++ counterpart of `getKernel(repo, {version: 1})` + `kernel({X: {data, shape}})`:
+//
+//   #include <wgk/wgk.h>
+//
+//   auto rt = wgk::Runtime::create();                       // own Vulkan device (Dawn)
+//   wgk::Kernel gelu = rt->load("webgpu-kernels/com.microsoft.FastGelu", {.version = 1});
+//   wgk::HostTensor x = wgk::HostTensor::fromFloats(wgk::DType::Float16, {2, 8}, values);
+//   auto out = gelu({{"X", x}});                            // host in, host out
+//   const wgk::HostTensor& y = out.at("Y");
+//
+//   // Chaining on the device, no readback in between:
+//   wgk::DeviceTensor xd = rt->upload(x);
+//   wgk::CallResult r1 = gelu.call({{"X", xd}});            // GPU inputs -> outputs stay on the GPU
+//   wgk::Kernel rms = rt->load("webgpu-kernels/ai.onnx.RMSNormalization");
+//   wgk::CallResult r2 = rms.call({{"x", r1.device.at("Y")}, {"scale", scale}},
+//                                 {.attrs = {{"epsilon", 1e-6}}});
+//   wgk::HostTensor y2 = rt->download(r2.device.at("y"));
+//
+// Tensors are named by the manifest's `args` keys (`X`, `bias`, `x`, `scale`, `qT`, ...). Output
+// shapes and dtypes come from the manifest; outputs are allocated unless the caller passes its own
+// buffers in CallOptions::outputs. Errors are wgk::Error (wgk/error.h); a failed call leaves the
+// runtime usable and leaks nothing.
+//
+// Thread safety: one Runtime (and the Kernels it loaded) may be called from several threads at
+// once. Planning and cache look-ups run concurrently; GPU encoding and submission are serialised
+// inside the runtime (Dawn's device is not internally synchronised). Results are ordered per call.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "wgk/device.h"
+#include "wgk/tensor.h"
+
+typedef struct WGPUDeviceImpl* WGPUDevice;  // same declaration as webgpu.h
+
+namespace wgk {
+
+class RuntimeImpl;
+class KernelImpl;
+class DeviceTensorImpl;
+
+// An attribute value: int, float, bool, string or a list of ints/floats.
+using Attribute = std::variant<int64_t, double, bool, std::string, std::vector<int64_t>, std::vector<double>>;
+
+// A GPU tensor owned by a Runtime allocation (freed when the last copy goes away). Move or copy
+// freely; view() gives the non-owning GpuTensor.
+class DeviceTensor {
+ public:
+  DeviceTensor() = default;
+  DType dtype() const { return view_.dtype; }
+  const Shape& shape() const { return view_.shape; }
+  const GpuTensor& view() const { return view_; }
+  explicit operator bool() const { return view_.buffer != nullptr; }
+
+ private:
+  friend class RuntimeImpl;
+  std::shared_ptr<DeviceTensorImpl> owner_;
+  GpuTensor view_;
+};
+
+// One input of a call: host data or a device buffer (caller's GpuTensor or a DeviceTensor).
+class TensorRef {
+ public:
+  TensorRef(const HostTensor& t) : v_(&t) {}
+  TensorRef(const GpuTensor& t) : v_(t) {}
+  TensorRef(const DeviceTensor& t) : v_(t.view()) {}
+  bool onHost() const { return std::holds_alternative<const HostTensor*>(v_); }
+  const HostTensor& host() const { return *std::get<const HostTensor*>(v_); }
+  const GpuTensor& gpu() const { return std::get<GpuTensor>(v_); }
+  DType dtype() const { return onHost() ? host().dtype() : gpu().dtype; }
+  const Shape& shape() const { return onHost() ? host().shape() : gpu().shape; }
+
+ private:
+  std::variant<const HostTensor*, GpuTensor> v_;
+};
+
+enum class OutputPlacement {
+  Auto,    // on the host when every input is a host tensor, else on the device
+  Host,    // read back into HostTensors
+  Device,  // leave in runtime-allocated DeviceTensors
+};
+
+struct CallOptions {
+  std::map<std::string, Attribute> attrs;     // unknown names and values outside the contract are errors
+  std::string variant;                        // force a variant id (must be eligible)
+  OutputPlacement placement = OutputPlacement::Auto;
+  std::map<std::string, GpuTensor> outputs;   // caller-given output buffers, by arg name
+  bool timestamps = false;                    // measure GPU time with timestamp queries (waits)
+};
+
+struct CallTimings {
+  double uploadUs = 0;    // host -> device copies
+  double gpuUs = -1;      // sum of pass durations from timestamps; -1 when not measured
+  double readbackUs = 0;  // device -> host copies (includes waiting for the GPU)
+  double totalUs = 0;     // the whole call, wall clock
+};
+
+struct CallResult {
+  std::map<std::string, HostTensor> host;      // outputs read back to the host
+  std::map<std::string, DeviceTensor> device;  // outputs left on the device (runtime-allocated)
+  std::string variant;                         // the variant that ran
+  std::string selectedBy;                      // "priority", "forced" or "tuning"
+  CallTimings timings;
+};
+
+struct LoadOptions {
+  std::optional<int> version;       // contract version: branch v<N> (default 1)
+  std::optional<std::string> revision;  // a 40-hex commit pins exact bytes
+};
+
+// Where a loaded package came from.
+struct PackageSource {
+  std::string repo;       // "webgpu-kernels/com.microsoft.FastGelu", or the folder for a path
+  std::string opId;       // "com.microsoft.FastGelu"
+  std::string requested;  // "v1", a revision, or "path"
+  std::string revision;   // the resolved revision (40 hex), "embedded:<content hash>" for embedded
+  std::string origin;     // "embedded", "cache", "network", "lock" or "path"
+  std::string folder;     // local folder holding build/webgpu/
+};
+
+class Kernel {
+ public:
+  Kernel() = default;
+  // Host tensors in, host tensors out, by arg name.
+  std::map<std::string, HostTensor> operator()(const std::map<std::string, HostTensor>& inputs,
+                                               const std::map<std::string, Attribute>& attrs = {});
+  CallResult call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options = {});
+  const PackageSource& source() const;
+  explicit operator bool() const { return impl_ != nullptr; }
+  KernelImpl& impl() const { return *impl_; }  // for wgk's own tools (private API)
+
+ private:
+  friend class RuntimeImpl;
+  std::shared_ptr<KernelImpl> impl_;
+};
+
+struct RuntimeOptions {
+  std::string packagesDir;      // embedded packages root; default: WGK_PACKAGES, then the built-in path
+  std::string cacheDir;         // hub cache; default: WGK_CACHE, then ~/.cache/wgk
+  std::string endpoint;         // hub endpoint; default: WGK_ENDPOINT, then the public one
+  std::string lockFile;         // resolve only as this lock file says
+  std::string tuningFile;       // per-device tuning table (wgk tune); empty: WGK_TUNING or none
+  bool offline = false;         // never touch the network (also WGK_OFFLINE=1)
+  bool trustRemoteCode = false; // allow organisations other than webgpu-kernels
+  DeviceOptions device;         // how to create the device when the runtime creates its own
+};
+
+struct CacheStats {
+  uint64_t shaderModulesCompiled = 0;  // misses: each is a compilation
+  uint64_t pipelineHits = 0;
+  uint64_t planHits = 0, planMisses = 0;
+  uint64_t bindGroupHits = 0, bindGroupMisses = 0;
+  uint64_t pooledBuffers = 0;          // buffers held by the scratch/staging pool
+};
+
+class Runtime {
+ public:
+  static std::shared_ptr<Runtime> create(const RuntimeOptions& options = {});
+  // Binds to a device the caller created with the same WebGPU library (the runtime adds a
+  // reference and releases it when destroyed).
+  static std::shared_ptr<Runtime> createForDevice(WGPUDevice device, const RuntimeOptions& options = {});
+  ~Runtime();
+
+  // repoOrPath: "webgpu-kernels/<domain>.<Op>" (embedded, cache or hub) or a package folder.
+  Kernel load(const std::string& repoOrPath, const LoadOptions& options = {});
+
+  DeviceTensor allocate(DType dtype, const Shape& shape);
+  DeviceTensor upload(const HostTensor& tensor);
+  HostTensor download(const GpuTensor& tensor);
+  HostTensor download(const DeviceTensor& tensor) { return download(tensor.view()); }
+  void waitIdle();  // blocks until all submitted work has finished
+
+  const DeviceProfile& device() const;
+  CacheStats cacheStats() const;
+
+  RuntimeImpl& impl() { return *impl_; }
+
+ private:
+  explicit Runtime(std::unique_ptr<RuntimeImpl> impl);
+  std::unique_ptr<RuntimeImpl> impl_;
+};
+
+}  // namespace wgk

@@ -1,0 +1,122 @@
+// `wgk plan PACKAGE --input NAME=DTYPE:D0xD1 ... [--absent NAME] [--attr NAME=VALUE]
+//   (--device-profile FILE | default device) [--variant ID] [--wgsl] [--json]`
+// Shows which variant a request selects and why, with every pass's dispatch, bindings and uniforms.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "core/device_profile.h"
+#include "package/package.h"
+#include "plan/plan.h"
+#include "wgk/error.h"
+
+namespace wgk::cli {
+namespace {
+
+// The device profile planning uses. Empty: the local GPU's (wired by the runtime layer later).
+DeviceProfile profileForPlan(const std::string& pathOrEmpty) {
+  if (pathOrEmpty.empty())
+    throw Error(ErrorCode::InvalidArgument,
+                "--device-profile is required (planning for the local GPU is not available in this build)");
+  return DeviceProfile::load(pathOrEmpty);
+}
+
+// The package a PACKAGE argument names. Today a folder; a resolver for repo ids slots in here.
+std::shared_ptr<const package::Package> packageForPlan(const std::string& arg) {
+  return package::Package::open(arg);
+}
+
+// "x=float16:2x8", "s=float32:" (rank 0), "s=float32:scalar".
+std::pair<std::string, plan::TensorDesc> parseInputSpec(const std::string& spec) {
+  auto bad = [&](const std::string& why) -> Error {
+    return Error(ErrorCode::InvalidArgument,
+                 "--input '" + spec + "': " + why + " (expected NAME=DTYPE:D0xD1x..., e.g. x=float16:2x8)");
+  };
+  const size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0) throw bad("missing NAME=");
+  const size_t colon = spec.find(':', eq);
+  if (colon == std::string::npos) throw bad("missing ':' after the dtype");
+  plan::TensorDesc t;
+  const std::string dtype = spec.substr(eq + 1, colon - eq - 1);
+  auto dt = dtypeFromName(dtype);
+  if (!dt) throw bad("unknown dtype '" + dtype + "'");
+  t.dtype = *dt;
+  const std::string dims = spec.substr(colon + 1);
+  if (!dims.empty() && dims != "scalar") {
+    size_t pos = 0;
+    while (pos <= dims.size()) {
+      size_t x = dims.find('x', pos);
+      const std::string d = dims.substr(pos, x == std::string::npos ? std::string::npos : x - pos);
+      if (d.empty() || d.find_first_not_of("0123456789") != std::string::npos || d.size() > 15)
+        throw bad("bad dimension '" + d + "'");
+      t.shape.push_back(std::stoll(d));
+      if (x == std::string::npos) break;
+      pos = x + 1;
+    }
+  }
+  return {spec.substr(0, eq), t};
+}
+
+// NAME=VALUE: VALUE as JSON (int, float, bool, string, list), else the raw text as a string.
+std::pair<std::string, expr::Value> parseAttrSpec(const std::string& spec) {
+  const size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw Error(ErrorCode::InvalidArgument, "--attr '" + spec + "': expected NAME=VALUE");
+  const std::string text = spec.substr(eq + 1);
+  package::Json j = package::Json::parse(text, nullptr, false);
+  if (j.is_discarded() || j.is_object() || j.is_null()) return {spec.substr(0, eq), expr::Value(text)};
+  return {spec.substr(0, eq), package::literalValueFromJson(j)};
+}
+
+struct PlanArgs {
+  std::string package, deviceProfile, variant;
+  std::vector<std::string> inputs, absent, attrs;
+  bool wgsl = false, json = false;
+};
+
+void runPlan(const PlanArgs& a) {
+  plan::PlanRequest req;
+  for (const auto& s : a.inputs) {
+    auto [name, t] = parseInputSpec(s);
+    if (!req.inputs.emplace(name, t).second)
+      throw Error(ErrorCode::InvalidArgument, "--input '" + name + "' given twice");
+  }
+  for (const auto& s : a.absent) req.absent.insert(s);
+  for (const auto& s : a.attrs) {
+    auto [name, v] = parseAttrSpec(s);
+    req.attrs[name] = v;
+  }
+  req.forcedVariant = a.variant;
+  const DeviceProfile device = profileForPlan(a.deviceProfile);
+  plan::Planner planner(packageForPlan(a.package));
+  plan::PlanOptions options;
+  options.renderShaders = a.wgsl;  // templates are only needed to show WGSL
+  const plan::Plan p = planner.plan(req, device, options);
+  if (a.json)
+    std::cout << p.toJson(a.wgsl).dump(2) << "\n";
+  else
+    std::cout << p.toText(a.wgsl);
+}
+
+void addPlanCommand(CLI::App& app) {
+  auto args = std::make_shared<PlanArgs>();
+  CLI::App* cmd =
+      app.add_subcommand("plan", "Show the plan (variant, dispatch, bindings) a request gets, without a GPU");
+  cmd->add_option("package", args->package,
+                  "Package folder (holding build/webgpu/manifest.json, or that folder)")
+      ->required();
+  cmd->add_option("--input,-i", args->inputs, "NAME=DTYPE:D0xD1x... (DTYPE: or DTYPE:scalar for rank 0)");
+  cmd->add_option("--absent", args->absent, "An optional input left out");
+  cmd->add_option("--attr,-a", args->attrs, "NAME=VALUE (VALUE parsed as JSON, else a string)");
+  cmd->add_option("--device-profile,-d", args->deviceProfile, "Device profile JSON (wgk devices --json)");
+  cmd->add_option("--variant", args->variant, "Force this variant (must be eligible)");
+  cmd->add_flag("--wgsl", args->wgsl, "Render and print each pass's WGSL");
+  cmd->add_flag("--json", args->json, "Print the plan as JSON");
+  cmd->callback([args] { runPlan(*args); });
+}
+
+}  // namespace
+
+WGK_REGISTER_COMMAND(addPlanCommand);
+
+}  // namespace wgk::cli

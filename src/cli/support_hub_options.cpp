@@ -1,0 +1,34 @@
+#include "cli/support_hub_options.h"
+
+#include "hub/fs_util.h"
+
+namespace wgk::cli {
+
+std::string defaultPackagesDir() {
+  return hub::envOr("WGK_PACKAGES", WGK_DEFAULT_PACKAGES_DIR);
+}
+
+hub::HubOptions HubCliOptions::toHubOptions() const {
+  hub::HubOptions o;
+  o.endpoint = endpoint;
+  o.cacheDir = cacheDir;
+  o.lockFile = lockFile;
+  o.offline = offline;
+  o.trustRemoteCode = trustRemoteCode;
+  o.embeddedRoot = defaultPackagesDir();
+  return o;
+}
+
+void addHubOptions(CLI::App* cmd, HubCliOptions& o, bool withLock) {
+  auto* v = cmd->add_option("--version", o.version, "contract version N: follows branch vN (default 1)");
+  auto* r = cmd->add_option("--revision", o.revision, "a 40-hex commit: pins exact bytes");
+  v->excludes(r);
+  cmd->add_option("--endpoint", o.endpoint,
+                  "hub endpoint (default: WGK_ENDPOINT, then https://huggingface.co/kernels)");
+  cmd->add_option("--cache-dir", o.cacheDir, "package cache (default: WGK_CACHE, then ~/.cache/wgk)");
+  cmd->add_flag("--offline", o.offline, "never touch the network (also WGK_OFFLINE=1)");
+  cmd->add_flag("--trust-remote-code", o.trustRemoteCode, "allow organisations other than webgpu-kernels");
+  if (withLock) cmd->add_option("--lock", o.lockFile, "resolve exactly as this lock file says; refuse drift");
+}
+
+}  // namespace wgk::cli

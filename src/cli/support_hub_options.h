@@ -1,0 +1,36 @@
+// The hub options every package-loading command accepts (download, lock, and later run, test,
+// bench, plan, info): --version/--revision, --endpoint, --cache-dir, --offline,
+// --trust-remote-code, --lock. Environment defaults are applied by wgk::hub::effectiveOptions.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+
+#include "hub/hub_config.h"
+#include "hub/repo_ref.h"
+
+namespace wgk::cli {
+
+struct HubCliOptions {
+  std::optional<int> version;
+  std::optional<std::string> revision;
+  std::string endpoint;
+  std::string cacheDir;
+  std::string lockFile;
+  bool offline = false;
+  bool trustRemoteCode = false;
+
+  // version/revision as a validated request (version 1 when neither is given).
+  hub::PackageRequest request() const { return hub::PackageRequest::make(version, revision); }
+  // The hub options, with the embedded packages root (WGK_PACKAGES, else the built-in folder).
+  hub::HubOptions toHubOptions() const;
+};
+
+// Adds the options to `cmd`; withLock=false leaves out --lock (for `wgk lock` itself).
+void addHubOptions(CLI::App* cmd, HubCliOptions& options, bool withLock = true);
+
+// WGK_PACKAGES, else the packages/ folder of the source tree this binary was built from.
+std::string defaultPackagesDir();
+
+}  // namespace wgk::cli

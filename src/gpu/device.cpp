@@ -1,0 +1,229 @@
+// Device creation (instance, Vulkan adapter, device), wrapping, and the Device methods that are not
+// about buffers or pipelines.
+#include "gpu/device.h"
+
+#include <algorithm>
+
+#include "gpu/device_profile_build.h"
+#include "gpu/device_state.h"
+#include "gpu/f16_policy.h"
+#include "gpu/loader.h"
+#include "wgk/error.h"
+
+namespace wgk::gpu {
+namespace {
+
+constexpr size_t kMaxUncaptured = 32;  // keep the first errors; later ones add nothing
+
+void onDeviceLost(WGPUDevice const*, WGPUDeviceLostReason reason, WGPUStringView message, void* u1, void*) {
+  auto* s = static_cast<DeviceState*>(u1);
+  std::string why = reason == WGPUDeviceLostReason_Destroyed           ? "destroyed"
+                    : reason == WGPUDeviceLostReason_CallbackCancelled ? "its instance was released"
+                    : reason == WGPUDeviceLostReason_FailedCreation    ? "device creation failed"
+                                                                       : "lost";
+  std::string msg = fromView(message);
+  std::lock_guard<std::mutex> lock(s->callbackMutex);
+  s->lostMessage = msg.empty() ? why : why + " (" + msg + ")";
+  s->lost.store(true);
+}
+
+void onUncapturedError(WGPUDevice const*, WGPUErrorType type, WGPUStringView message, void* u1, void*) {
+  auto* s = static_cast<DeviceState*>(u1);
+  std::lock_guard<std::mutex> lock(s->callbackMutex);
+  if (s->uncaptured.size() < kMaxUncaptured)
+    s->uncaptured.push_back((type == WGPUErrorType_OutOfMemory ? "out of memory: " : "") + fromView(message));
+}
+
+WGPUAdapter requestAdapter(DeviceState& s, const DeviceOptions& o) {
+  std::vector<std::string> toggles = {"vulkan_enable_f16_on_nvidia"};
+  toggles.insert(toggles.end(), o.adapterToggles.begin(), o.adapterToggles.end());
+  std::vector<const char*> ptrs;
+  for (const auto& t : toggles) ptrs.push_back(t.c_str());
+  WGPUDawnTogglesDescriptor td = WGPU_DAWN_TOGGLES_DESCRIPTOR_INIT;
+  td.enabledToggleCount = ptrs.size();
+  td.enabledToggles = ptrs.data();
+  WGPURequestAdapterOptions ao = WGPU_REQUEST_ADAPTER_OPTIONS_INIT;
+  ao.nextInChain = &td.chain;
+  ao.featureLevel = WGPUFeatureLevel_Core;
+  ao.powerPreference = WGPUPowerPreference_HighPerformance;
+  ao.forceFallbackAdapter = false;
+  ao.backendType = WGPUBackendType_Vulkan;
+  struct Result {
+    WGPUAdapter adapter = nullptr;
+    std::string message;
+  } r;
+  WGPURequestAdapterCallbackInfo ci = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
+  ci.mode = WGPUCallbackMode_WaitAnyOnly;
+  ci.userdata1 = &r;
+  ci.callback = [](WGPURequestAdapterStatus status, WGPUAdapter a, WGPUStringView message, void* u1, void*) {
+    auto* res = static_cast<Result*>(u1);
+    res->message = fromView(message);
+    if (status == WGPURequestAdapterStatus_Success)
+      res->adapter = a;
+    else if (a)
+      procs().AdapterRelease(a);
+  };
+  s.wait(procs().InstanceRequestAdapter(s.instance, &ao, ci), "a WebGPU adapter");
+  if (!r.adapter)
+    throw Error(
+        ErrorCode::Setup,
+        "no Vulkan adapter found: is a Vulkan driver installed (lavapipe: mesa-vulkan-drivers 25 from "
+        "bookworm-backports; NVIDIA: VK_DRIVER_FILES)" +
+            (r.message.empty() ? std::string() : "; Dawn said: " + r.message));
+  return r.adapter;
+}
+
+WGPUDevice requestDevice(DeviceState& s, const DeviceOptions& o, const DeviceProfile& adapter) {
+  std::vector<WGPUFeatureName> features;
+  if (adapter.hasFeature("shader-f16")) features.push_back(WGPUFeatureName_ShaderF16);
+  if (adapter.hasFeature("subgroups")) features.push_back(WGPUFeatureName_Subgroups);
+  if (adapter.hasFeature("timestamp-query")) features.push_back(WGPUFeatureName_TimestampQuery);
+
+  WGPULimits limits = WGPU_LIMITS_INIT;
+  if (procs().AdapterGetLimits(s.adapter, &limits) != WGPUStatus_Success)
+    throw Error(ErrorCode::Setup, "the WebGPU adapter did not report its limits");
+  limits.nextInChain = nullptr;  // every limit raised to what the adapter offers
+
+  std::vector<std::string> disable = {"timestamp_quantization"};  // ns timestamps, not 100 us steps
+  disable.insert(disable.end(), o.disableToggles.begin(), o.disableToggles.end());
+  std::vector<const char*> dis, en;
+  for (const auto& t : disable) dis.push_back(t.c_str());
+  for (const auto& t : o.enableToggles) en.push_back(t.c_str());
+  WGPUDawnTogglesDescriptor td = WGPU_DAWN_TOGGLES_DESCRIPTOR_INIT;
+  td.enabledToggleCount = en.size();
+  td.enabledToggles = en.data();
+  td.disabledToggleCount = dis.size();
+  td.disabledToggles = dis.data();
+
+  WGPUDeviceDescriptor dd = WGPU_DEVICE_DESCRIPTOR_INIT;
+  dd.nextInChain = &td.chain;
+  dd.label = toView("wgk");
+  dd.requiredFeatureCount = features.size();
+  dd.requiredFeatures = features.data();
+  dd.requiredLimits = &limits;
+  dd.deviceLostCallbackInfo.mode = WGPUCallbackMode_AllowSpontaneous;
+  dd.deviceLostCallbackInfo.callback = onDeviceLost;
+  dd.deviceLostCallbackInfo.userdata1 = &s;
+  dd.uncapturedErrorCallbackInfo.callback = onUncapturedError;
+  dd.uncapturedErrorCallbackInfo.userdata1 = &s;
+
+  struct Result {
+    WGPUDevice device = nullptr;
+    std::string message;
+  } r;
+  WGPURequestDeviceCallbackInfo ci = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
+  ci.mode = WGPUCallbackMode_WaitAnyOnly;
+  ci.userdata1 = &r;
+  ci.callback = [](WGPURequestDeviceStatus status, WGPUDevice d, WGPUStringView message, void* u1, void*) {
+    auto* res = static_cast<Result*>(u1);
+    res->message = fromView(message);
+    if (status == WGPURequestDeviceStatus_Success) res->device = d;
+  };
+  s.wait(procs().AdapterRequestDevice(s.adapter, &dd, ci), "a WebGPU device");
+  if (!r.device)
+    throw Error(ErrorCode::Setup, "Dawn refused to create a device on the adapter '" +
+                                      adapter.adapterInfoStrings.at("description") + "': " + r.message);
+  return r.device;
+}
+
+}  // namespace
+
+Device Device::create(const DeviceOptions& options) {
+  return withContext("creating the WebGPU device", [&] {
+    ensureLoaded();
+    const Procs& p = procs();
+    auto s = std::make_shared<DeviceState>();
+    WGPUInstanceFeatureName timedWait = WGPUInstanceFeatureName_TimedWaitAny;
+    WGPUInstanceDescriptor id = WGPU_INSTANCE_DESCRIPTOR_INIT;
+    id.requiredFeatureCount = 1;
+    id.requiredFeatures = &timedWait;
+    s->instance = p.CreateInstance(&id);
+    if (!s->instance)
+      throw Error(ErrorCode::Setup,
+                  "Dawn could not create a WebGPU instance (wgpuCreateInstance returned null)");
+    s->adapter = requestAdapter(*s, options);
+    DeviceProfile adapter = adapterProfile(s->instance, s->adapter);
+    s->adapterFeatures = adapter.features;
+    if (options.requireF16) requireShaderF16(adapter);
+    s->device = requestDevice(*s, options, adapter);
+    s->queue = p.DeviceGetQueue(s->device);
+    s->profile = deviceProfile(s->instance, s->device, &s->limits);
+    return Device(std::move(s));
+  });
+}
+
+Device Device::wrap(WGPUDevice device) {
+  if (!device) throw Error(ErrorCode::InvalidArgument, "Device::wrap: the WGPUDevice is null");
+  return withContext("wrapping the caller's WebGPU device", [&] {
+    ensureLoaded();
+    const Procs& p = procs();
+    auto s = std::make_shared<DeviceState>();
+    s->owned = false;
+    p.DeviceAddRef(device);
+    s->device = device;
+    s->adapter = p.DeviceGetAdapter(device);  // new references, released by ~DeviceState
+    if (!s->adapter) throw Error(ErrorCode::Setup, "the caller's device has no adapter");
+    s->instance = p.AdapterGetInstance(s->adapter);
+    s->queue = p.DeviceGetQueue(device);
+    s->adapterFeatures = adapterProfile(s->instance, s->adapter).features;
+    s->profile = deviceProfile(s->instance, device, &s->limits);
+    return Device(std::move(s));
+  });
+}
+
+const DeviceProfile& Device::profile() const {
+  return state_->profile;
+}
+const std::set<std::string>& Device::adapterFeatures() const {
+  return state_->adapterFeatures;
+}
+WGPUDevice Device::handle() const {
+  return state_->device;
+}
+
+CommandRecorder Device::recorder(const RecorderOptions& options) {
+  state_->checkAlive();
+  if (options.timestamps && !state_->profile.hasFeature("timestamp-query"))
+    throw Error(ErrorCode::Unsupported,
+                "GPU timestamps need the device feature timestamp-query, which this "
+                "adapter does not offer");
+  return CommandRecorder(state_, options);
+}
+
+void Device::waitIdle() {
+  state_->checkAlive();
+  state_->waitQueueIdle();
+  state_->raiseUncaptured();
+}
+
+void Device::destroy() {
+  if (!state_->lost.load()) procs().DeviceDestroy(state_->device);
+  procs().InstanceProcessEvents(state_->instance);  // deliver the lost callback now
+  std::lock_guard<std::mutex> lock(state_->callbackMutex);
+  if (state_->lostMessage.empty()) state_->lostMessage = "destroyed by Device::destroy()";
+  state_->lost.store(true);  // also for wrapped devices, where wgk has no lost callback
+}
+
+void Device::simulateLoss(std::string_view message) {
+  state_->checkAlive();
+  procs().DeviceForceLoss(state_->device, WGPUDeviceLostReason_Unknown, toView(message));
+  procs().InstanceProcessEvents(state_->instance);
+  if (!state_->owned) {  // no lost callback on a wrapped device: record it ourselves
+    std::lock_guard<std::mutex> lock(state_->callbackMutex);
+    state_->lostMessage = std::string(message);
+    state_->lost.store(true);
+  }
+}
+
+bool Device::isLost() const {
+  return state_->lost.load();
+}
+
+std::vector<std::string> Device::takeUncapturedErrors() {
+  std::lock_guard<std::mutex> lock(state_->callbackMutex);
+  std::vector<std::string> out;
+  out.swap(state_->uncaptured);
+  return out;
+}
+
+}  // namespace wgk::gpu

@@ -1,0 +1,77 @@
+#include "gpu/device_profile_build.h"
+
+#include "gpu/names.h"
+#include "wgk/error.h"
+
+namespace wgk::gpu {
+
+void fillAdapterInfo(DeviceProfile& p, const WGPUAdapterInfo& info) {
+  p.adapterInfoStrings["vendor"] = fromView(info.vendor);
+  p.adapterInfoStrings["architecture"] = fromView(info.architecture);
+  p.adapterInfoStrings["device"] = fromView(info.device);
+  p.adapterInfoStrings["description"] = fromView(info.description);
+  p.adapterInfoStrings["backendType"] = backendTypeName(info.backendType);
+  p.adapterInfoStrings["adapterType"] = adapterTypeName(info.adapterType);
+  p.adapterInfoNumbers["subgroupMinSize"] = info.subgroupMinSize;
+  p.adapterInfoNumbers["subgroupMaxSize"] = info.subgroupMaxSize;
+}
+
+std::set<std::string> featureNames(const WGPUSupportedFeatures& f) {
+  std::set<std::string> out;
+  for (size_t i = 0; i < f.featureCount; ++i)
+    if (std::string n = featureName(f.features[i]); !n.empty()) out.insert(n);
+  return out;
+}
+
+std::set<std::string> wgslLanguageFeatureNames(WGPUInstance instance) {
+  WGPUSupportedWGSLLanguageFeatures f = WGPU_SUPPORTED_WGSL_LANGUAGE_FEATURES_INIT;
+  procs().InstanceGetWGSLLanguageFeatures(instance, &f);
+  std::set<std::string> out;
+  for (size_t i = 0; i < f.featureCount; ++i)
+    if (std::string n = wgslLanguageFeatureName(f.features[i]); !n.empty()) out.insert(n);
+  procs().SupportedWGSLLanguageFeaturesFreeMembers(f);
+  return out;
+}
+
+DeviceProfile adapterProfile(WGPUInstance instance, WGPUAdapter adapter) {
+  const Procs& p = procs();
+  DeviceProfile prof;
+  WGPUAdapterInfo info = WGPU_ADAPTER_INFO_INIT;
+  if (p.AdapterGetInfo(adapter, &info) != WGPUStatus_Success)
+    throw Error(ErrorCode::Setup, "the WebGPU adapter did not report its info");
+  fillAdapterInfo(prof, info);
+  p.AdapterInfoFreeMembers(info);
+  WGPUSupportedFeatures f = WGPU_SUPPORTED_FEATURES_INIT;
+  p.AdapterGetFeatures(adapter, &f);
+  prof.features = featureNames(f);
+  p.SupportedFeaturesFreeMembers(f);
+  WGPULimits limits = WGPU_LIMITS_INIT;
+  if (p.AdapterGetLimits(adapter, &limits) != WGPUStatus_Success)
+    throw Error(ErrorCode::Setup, "the WebGPU adapter did not report its limits");
+  prof.limits = limitsByName(limits);
+  prof.wgslLanguageFeatures = wgslLanguageFeatureNames(instance);
+  return prof;
+}
+
+DeviceProfile deviceProfile(WGPUInstance instance, WGPUDevice device, WGPULimits* limitsOut) {
+  const Procs& p = procs();
+  DeviceProfile prof;
+  WGPUAdapterInfo info = WGPU_ADAPTER_INFO_INIT;
+  if (p.DeviceGetAdapterInfo(device, &info) != WGPUStatus_Success)
+    throw Error(ErrorCode::Gpu, "the WebGPU device did not report its adapter info");
+  fillAdapterInfo(prof, info);
+  p.AdapterInfoFreeMembers(info);
+  WGPUSupportedFeatures f = WGPU_SUPPORTED_FEATURES_INIT;
+  p.DeviceGetFeatures(device, &f);
+  prof.features = featureNames(f);
+  p.SupportedFeaturesFreeMembers(f);
+  WGPULimits limits = WGPU_LIMITS_INIT;
+  if (p.DeviceGetLimits(device, &limits) != WGPUStatus_Success)
+    throw Error(ErrorCode::Gpu, "the WebGPU device did not report its limits");
+  prof.limits = limitsByName(limits);
+  if (limitsOut) *limitsOut = limits;
+  prof.wgslLanguageFeatures = wgslLanguageFeatureNames(instance);
+  return prof;
+}
+
+}  // namespace wgk::gpu

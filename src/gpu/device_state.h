@@ -1,0 +1,66 @@
+// Internal to src/gpu: the state shared by a Device and every object made from it.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "gpu/webgpu_procs.h"
+#include "wgk/device.h"
+
+namespace wgk::gpu {
+
+struct DeviceState {
+  WGPUInstance instance = nullptr;
+  WGPUAdapter adapter = nullptr;
+  WGPUDevice device = nullptr;
+  WGPUQueue queue = nullptr;
+  bool owned = true;         // created by wgk (false: Device::wrap)
+  bool pollingWait = false;  // the instance lacks TimedWaitAny: poll instead of blocking waits
+  uint64_t waitTimeoutNs = 600ull * 1000 * 1000 * 1000;  // a wait this long is reported, not endured
+
+  DeviceProfile profile;
+  std::set<std::string> adapterFeatures;
+  WGPULimits limits = WGPU_LIMITS_INIT;
+
+  // Written by Dawn's callbacks (possibly from another thread).
+  std::atomic<bool> lost{false};
+  std::mutex callbackMutex;
+  std::string lostMessage;
+  std::vector<std::string> uncaptured;
+
+  // Reused between calls so readback and timing allocate nothing in the steady state.
+  WGPUBuffer staging = nullptr;  // MapRead | CopyDst
+  uint64_t stagingSize = 0;
+  WGPUQuerySet querySet = nullptr;
+  uint32_t queryCount = 0;
+  WGPUBuffer queryResolve = nullptr;  // QueryResolve | CopySrc
+  WGPUBuffer queryStaging = nullptr;  // MapRead | CopyDst
+
+  DeviceState() = default;
+  DeviceState(const DeviceState&) = delete;
+  DeviceState& operator=(const DeviceState&) = delete;
+  ~DeviceState();
+
+  // Throws Error(DeviceLost) once the device is lost or destroyed.
+  void checkAlive() const;
+  // Blocks until `future` completes (what: for messages). Throws Error(Gpu) on timeout or failure.
+  void wait(WGPUFuture future, const char* what);
+  // Throws Error(Gpu) listing errors Dawn reported outside any scope, and clears them.
+  void raiseUncaptured();
+  // Waits for all submitted work (queue work-done).
+  void waitQueueIdle();
+  // Raw buffer helpers (no RAII), used internally.
+  WGPUBuffer makeBuffer(uint64_t size, WGPUBufferUsage usage, const char* label);
+  static void freeBuffer(WGPUBuffer& b);
+  // Maps `buffer` for reading [0, size) and copies `size` bytes out of it at `offset`.
+  void mapAndCopy(WGPUBuffer buffer, uint64_t mapSize, uint64_t offset, void* dst, uint64_t size);
+};
+
+// Converts Dawn's error type + message into the matching wgk::Error.
+[[noreturn]] void throwGpuError(const DeviceState& s, WGPUErrorType type, const std::string& message);
+
+}  // namespace wgk::gpu

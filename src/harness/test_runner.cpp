@@ -1,0 +1,179 @@
+#include "harness/test_runner.h"
+
+#include <cmath>
+
+#include "reference/registry.h"
+#include "runtime/attributes.h"
+#include "runtime/runtime_impl.h"
+#include "wgk/error.h"
+
+namespace wgk::harness {
+namespace {
+std::map<std::string, double> numericAttrs(const package::TestCase& c) {
+  std::map<std::string, double> out;
+  for (const auto& [k, v] : c.attrs) {
+    if (!v.isNumber() && !v.isBool())
+      throw Error(ErrorCode::Manifest, "attribute '" + k + "' of case '" + c.name +
+                                           "' is not a number: the CPU reference takes numbers only");
+    out[k] = v.isBool() ? (v.asBool() ? 1.0 : 0.0) : v.asNumber();
+  }
+  return out;
+}
+
+std::string describeInputs(const std::map<std::string, HostTensor>& inputs) {
+  if (inputs.empty()) return "";
+  const auto& [name, t] = *inputs.begin();
+  std::string s = name + ":" + std::string(dtypeName(t.dtype())) + "[";
+  for (size_t i = 0; i < t.shape().size(); ++i) s += (i ? "x" : "") + std::to_string(t.shape()[i]);
+  return s + "]";
+}
+}  // namespace
+
+Tolerance toleranceOf(const package::ExpectedOutput& o) {
+  Tolerance t;
+  t.abs = o.tolerance.abs;
+  t.rel = o.tolerance.rel;
+  if (o.tolerance.ulp) t.ulp = static_cast<double>(*o.tolerance.ulp);
+  t.allowNaN = o.allowNaN;
+  return t;
+}
+
+nlohmann::json TestOutcome::toJson() const {
+  auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(std::to_string(v)); };
+  return {{"case", caseName},         {"variant", variant},        {"selectedBy", selectedBy},
+          {"status", status},         {"detail", detail},          {"maxAbsError", num(maxAbsError)},
+          {"maxUlpError", num(maxUlpError)}, {"gpuUs", gpuUs},     {"inputs", shapes}};
+}
+
+PreparedCase prepareCase(const std::string& opId, const package::TestCase& c) {
+  PreparedCase p;
+  p.inputs = package::materializeInputs(c);
+  std::map<std::string, HostTensor> reference;
+  bool needReference = false;
+  for (const auto& [name, o] : c.outputs) needReference = needReference || !o.data;
+  if (needReference) reference = reference::runReference(opId, p.inputs, numericAttrs(c));
+  for (const auto& [name, o] : c.outputs) {
+    if (auto given = package::materializeExpected(o)) {
+      p.expected.emplace(name, std::move(*given));
+    } else {
+      auto it = reference.find(name);
+      if (it == reference.end())
+        throw Error(ErrorCode::Manifest, "case '" + c.name + "' expects output '" + name +
+                                             "', which the CPU reference does not produce");
+      p.expected.emplace(name, it->second);
+    }
+  }
+  return p;
+}
+
+std::vector<std::string> variantsForCase(Kernel& kernel, const package::TestCase& c, const TestSelection& sel,
+                                         std::string* skipReason) {
+  if (!sel.allVariants && sel.variant.empty()) return {""};
+  plan::PlanRequest req;
+  for (const auto& [name, t] : c.inputs) req.inputs[name] = {t.dtype, t.shape};
+  req.attrs = c.attrs;
+  plan::Plan p;
+  try {
+    p = kernel.impl().plan(req, /*renderShaders=*/false);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::NoVariant) throw;
+    *skipReason = "no variant is eligible";
+    return {};
+  }
+  std::vector<std::string> out;
+  for (const auto& v : p.variants) {
+    if (!v.eligible) {
+      if (v.id == sel.variant) *skipReason = "variant " + v.id + " is not eligible: " + v.reason;
+      continue;
+    }
+    if (sel.allVariants || v.id == sel.variant) out.push_back(v.id);
+  }
+  if (!sel.allVariants && out.empty() && skipReason->empty())
+    *skipReason = "the package has no variant '" + sel.variant + "'";
+  return out;
+}
+
+TestOutcome runTestCase(Kernel& kernel, const package::TestCase& c, const PreparedCase& prepared,
+                        const std::string& variant) {
+  TestOutcome out;
+  out.caseName = c.name;
+  out.variant = variant;
+  out.shapes = describeInputs(prepared.inputs);
+  try {
+    std::map<std::string, TensorRef> refs;
+    for (const auto& [k, v] : prepared.inputs) refs.emplace(k, TensorRef(v));
+    CallOptions o;
+    o.attrs = runtime::fromValues(c.attrs);
+    o.variant = variant;
+    o.placement = OutputPlacement::Host;
+    o.timestamps = true;
+    CallResult r = kernel.call(refs, o);
+    out.variant = r.variant;
+    out.selectedBy = r.selectedBy;
+    out.gpuUs = r.timings.gpuUs;
+    out.status = "pass";
+    for (const auto& [name, want] : prepared.expected) {
+      auto it = r.host.find(name);
+      if (it == r.host.end()) {
+        out.status = "fail";
+        out.detail += name + ": not produced; ";
+        continue;
+      }
+      CompareResult cr = compareTensors(it->second, want, toleranceOf(c.outputs.at(name)));
+      out.maxAbsError = std::max(out.maxAbsError, cr.maxAbsError);
+      out.maxUlpError = std::max(out.maxUlpError, cr.maxUlpError);
+      if (!cr.pass) {
+        out.status = "fail";
+        out.detail += name + ": " + cr.summary() + "; ";
+      }
+    }
+  } catch (const Error& e) {
+    out.status = "error";
+    out.detail = e.what();
+  }
+  return out;
+}
+
+TestSummary runTests(Kernel& kernel, const TestSelection& sel,
+                     const std::function<void(const TestOutcome&)>& onOutcome) {
+  const auto& pkg = kernel.impl().planner().package();
+  const std::string opId = pkg.manifest().id();
+  package::TestFile file = withContext("reading test.json of " + opId, [&] {
+    return package::loadTestFile((pkg.webgpuDir() / "test.json").string());
+  });
+  if (!sel.caseName.empty() && !file.findCase(sel.caseName))
+    throw Error(ErrorCode::NotFound, "test.json of " + opId + " has no case '" + sel.caseName + "'");
+  TestSummary summary;
+  auto record = [&](TestOutcome o) {
+    if (o.status == "pass") ++summary.passed;
+    else if (o.status == "skip") ++summary.skipped;
+    else ++summary.failed;
+    if (onOutcome) onOutcome(o);
+    summary.outcomes.push_back(std::move(o));
+  };
+  for (const auto& c : file.cases) {
+    if (!sel.caseName.empty() && c.name != sel.caseName) continue;
+    if (c.skipGpu) {
+      record({c.name, "", "", "skip", c.skipGpu->category + ": " + c.skipGpu->reason});
+      continue;
+    }
+    std::string skipReason;
+    std::vector<std::string> variants;
+    PreparedCase prepared;
+    try {
+      variants = variantsForCase(kernel, c, sel, &skipReason);
+      if (!variants.empty()) prepared = prepareCase(opId, c);
+    } catch (const Error& e) {
+      record({c.name, "", "", "error", e.what()});
+      continue;
+    }
+    if (variants.empty()) {
+      record({c.name, sel.variant, "", "skip", skipReason});
+      continue;
+    }
+    for (const auto& v : variants) record(runTestCase(kernel, c, prepared, v));
+  }
+  return summary;
+}
+
+}  // namespace wgk::harness

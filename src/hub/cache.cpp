@@ -1,0 +1,190 @@
+#include "hub/cache.h"
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "hub/fs_util.h"
+#include "wgk/error.h"
+
+namespace wgk::hub {
+
+using nlohmann::json;
+
+FileLock::FileLock(const fs::path& path) {
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (fd_ < 0)
+    throw Error(ErrorCode::Io, "cannot open lock file " + path.string() + ": " + std::strerror(errno));
+  while (::flock(fd_, LOCK_EX) != 0) {
+    if (errno == EINTR) continue;
+    int err = errno;
+    ::close(fd_);
+    throw Error(ErrorCode::Io, "cannot lock " + path.string() + ": " + std::strerror(err));
+  }
+}
+
+FileLock::~FileLock() {
+  if (fd_ >= 0) ::close(fd_);  // closing releases the flock
+}
+
+std::set<std::string> requiredFiles(const PackageMetadata& meta, bool withTests) {
+  std::set<std::string> req = meta.allTemplates();
+  req.insert("manifest.json");
+  if (withTests)
+    for (const char* f : {"test.json", "bench.json"})
+      if (meta.files.count(f)) req.insert(f);
+  return req;
+}
+
+PackageMetadata verifyPackageFolder(const fs::path& packageDir, bool withTests) {
+  fs::path dir = webgpuDir(packageDir);
+  PackageMetadata meta = PackageMetadata::parse(readFileBytes(dir / "metadata.json"));
+  std::set<std::string> optional;
+  auto req = requiredFiles(meta, withTests);
+  for (const auto& [path, d] : meta.files)
+    if (!req.count(path)) optional.insert(path);
+  DigestReport r = compareDigests(dir, meta.files, optional);
+  if (!r.ok())
+    throw Error(ErrorCode::Integrity, "package folder " + packageDir.string() +
+                                          " does not match its metadata.json:\n" + r.describe());
+  return meta;
+}
+
+Cache::Cache(fs::path root) : root_(std::move(root)) {}
+
+fs::path Cache::defaultRoot() {
+  std::string env = envOr("WGK_CACHE");
+  if (!env.empty()) return env;
+  std::string xdg = envOr("XDG_CACHE_HOME");
+  if (!xdg.empty()) return fs::path(xdg) / "wgk";
+  std::string home = envOr("HOME");
+  if (home.empty()) throw Error(ErrorCode::Setup, "no cache folder: set WGK_CACHE or HOME");
+  return fs::path(home) / ".cache" / "wgk";
+}
+
+fs::path Cache::repoDir(const RepoId& repo) const {
+  return root_ / repo.org / repo.name;
+}
+
+fs::path Cache::packageDir(const RepoId& repo, const std::string& commit) const {
+  return repoDir(repo) / commit;
+}
+
+bool Cache::has(const RepoId& repo, const std::string& commit) const {
+  std::error_code ec;
+  return fs::is_regular_file(webgpuDir(packageDir(repo, commit)) / "metadata.json", ec);
+}
+
+static json readRefs(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return json::object();
+  try {
+    json j = json::parse(readFileBytes(file));
+    if (j.is_object()) return j;
+  } catch (const std::exception&) {
+  }
+  throw Error(ErrorCode::Io, "cache refs file " + file.string() + " is corrupt; run `wgk cache clean`");
+}
+
+std::optional<std::string> Cache::readRef(const RepoId& repo, const std::string& branch) const {
+  json refs = readRefs(repoDir(repo) / "refs.json");
+  if (!refs.contains(branch) || !refs[branch].is_string() || !isRevision(refs[branch].get<std::string>()))
+    return std::nullopt;
+  return refs[branch].get<std::string>();
+}
+
+void Cache::writeRef(const RepoId& repo, const std::string& branch, const std::string& commit) {
+  FileLock lock(repoDir(repo) / ".lock");
+  json refs = readRefs(repoDir(repo) / "refs.json");
+  refs[branch] = commit;
+  writeFileAtomic(repoDir(repo) / "refs.json", refs.dump(2) + "\n");
+}
+
+fs::path Cache::install(const RepoId& repo, const std::string& commit, const fs::path& staged) {
+  fs::path target = packageDir(repo, commit);
+  FileLock lock(repoDir(repo) / ".lock");
+  std::error_code ec;
+  if (!fs::exists(target, ec)) {
+    fs::rename(staged, target, ec);
+    if (ec)
+      throw Error(ErrorCode::Io,
+                  "cannot move a download into the cache at " + target.string() + ": " + ec.message());
+    return target;
+  }
+  // Already cached (another process won the race, or an earlier download lacked test files):
+  // add only what is missing; each staged file was verified already.
+  for (const auto& rel : listFilesRecursive(staged)) {
+    fs::path dst = target / rel;
+    if (fs::exists(dst, ec)) continue;
+    fs::create_directories(dst.parent_path(), ec);
+    fs::rename(staged / rel, dst, ec);
+    if (ec)
+      throw Error(ErrorCode::Io,
+                  "cannot move " + rel + " into the cache at " + target.string() + ": " + ec.message());
+  }
+  return target;
+}
+
+std::vector<CacheEntry> Cache::list() const {
+  std::vector<CacheEntry> out;
+  std::error_code ec;
+  if (!fs::is_directory(root_, ec)) return out;
+  for (const auto& orgDir : fs::directory_iterator(root_, ec)) {
+    if (!orgDir.is_directory() || orgDir.path().filename().string().front() == '.') continue;
+    for (const auto& repoDir : fs::directory_iterator(orgDir.path(), ec)) {
+      if (!repoDir.is_directory()) continue;
+      RepoId repo{orgDir.path().filename().string(), repoDir.path().filename().string()};
+      json refs = readRefs(repoDir.path() / "refs.json");
+      for (const auto& commitDir : fs::directory_iterator(repoDir.path(), ec)) {
+        std::string commit = commitDir.path().filename().string();
+        if (!commitDir.is_directory() || !isRevision(commit)) continue;
+        CacheEntry e{repo, commit, {}, commitDir.path(), 0};
+        for (const auto& [branch, c] : refs.items())
+          if (c.is_string() && c.get<std::string>() == commit) e.refs.push_back(branch);
+        for (const auto& f : fs::recursive_directory_iterator(commitDir.path(), ec))
+          if (f.is_regular_file()) e.bytes += f.file_size();
+        out.push_back(std::move(e));
+      }
+    }
+  }
+  std::sort(out.begin(), out.end(), [](const CacheEntry& a, const CacheEntry& b) {
+    return std::tie(a.repo.org, a.repo.name, a.commit) < std::tie(b.repo.org, b.repo.name, b.commit);
+  });
+  return out;
+}
+
+int Cache::cleanStaging() {
+  int n = 0;
+  std::error_code ec;
+  if (!fs::is_directory(stagingParent(), ec)) return 0;
+  for (const auto& d : fs::directory_iterator(stagingParent(), ec)) {
+    removeQuietly(d.path());
+    ++n;
+  }
+  return n;
+}
+
+void Cache::clean(const std::optional<RepoId>& repo) {
+  std::error_code ec;
+  if (repo) {
+    // Hold the repo's lock while removing so no install interleaves; the lock file goes last.
+    {
+      FileLock lock(repoDir(*repo) / ".lock");
+      for (const auto& d : fs::directory_iterator(repoDir(*repo), ec))
+        if (d.path().filename() != ".lock") fs::remove_all(d.path(), ec);
+    }
+    fs::remove_all(repoDir(*repo), ec);
+  } else {
+    for (const auto& d : fs::directory_iterator(root_, ec)) fs::remove_all(d.path(), ec);
+  }
+  if (ec) throw Error(ErrorCode::Io, "cannot clean the cache at " + root_.string() + ": " + ec.message());
+  cleanStaging();
+}
+
+}  // namespace wgk::hub

@@ -1,0 +1,82 @@
+// The local package cache (docs/hub.md):
+//   <root>/<org>/<name>/<commit>/build/webgpu/...   content per resolved commit
+//   <root>/<org>/<name>/refs.json                   {"v1": "<commit>", ...} branch -> commit
+//   <root>/<org>/<name>/.lock                        flock(2) taken while installing / updating refs
+//   <root>/.tmp/                                     staging folders of downloads in progress
+// A download is staged under <root>/.tmp (same file system), verified, then renamed into place
+// under the repo's lock, only if absent: an interrupted download leaves the cache as it was, and
+// two processes filling it at once both succeed with one copy.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "hub/metadata.h"
+#include "hub/repo_ref.h"
+
+namespace wgk::hub {
+
+// Holds an exclusive flock(2) on a file for its lifetime (blocks until granted).
+class FileLock {
+ public:
+  explicit FileLock(const fs::path& path);
+  ~FileLock();
+  FileLock(const FileLock&) = delete;
+  FileLock& operator=(const FileLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+struct CacheEntry {
+  RepoId repo;
+  std::string commit;
+  std::vector<std::string> refs;  // branches pointing at this commit
+  fs::path folder;                // the package folder (holds build/webgpu)
+  uint64_t bytes = 0;
+};
+
+// Files a usable package must hold: manifest.json, every template its variants use, and with
+// `withTests` test.json / bench.json when metadata records them. metadata.json is implied.
+std::set<std::string> requiredFiles(const PackageMetadata& meta, bool withTests);
+
+// Checks a package folder against its own metadata.json: every present file matches its digest,
+// nothing unrecorded is present, every required file is there. Error(Integrity) naming the files.
+PackageMetadata verifyPackageFolder(const fs::path& packageDir, bool withTests);
+
+class Cache {
+ public:
+  explicit Cache(fs::path root);
+  // WGK_CACHE, else $XDG_CACHE_HOME/wgk, else $HOME/.cache/wgk.
+  static fs::path defaultRoot();
+
+  const fs::path& root() const { return root_; }
+  fs::path repoDir(const RepoId& repo) const;
+  fs::path packageDir(const RepoId& repo, const std::string& commit) const;
+  bool has(const RepoId& repo, const std::string& commit) const;
+
+  std::optional<std::string> readRef(const RepoId& repo, const std::string& branch) const;
+  void writeRef(const RepoId& repo, const std::string& branch, const std::string& commit);
+
+  // A staging folder for a download (removed unless installed).
+  fs::path stagingParent() const { return root_ / ".tmp"; }
+
+  // Moves the verified package folder `staged` (holding build/webgpu) to packageDir(repo, commit)
+  // if that is absent; otherwise moves in only the files the cached copy lacks. Under the repo's
+  // lock. Returns packageDir(repo, commit).
+  fs::path install(const RepoId& repo, const std::string& commit, const fs::path& staged);
+
+  std::vector<CacheEntry> list() const;
+  // Removes one repo's entries (or everything when repo is empty), and staging leftovers.
+  void clean(const std::optional<RepoId>& repo);
+  // Removes staging folders left by interrupted downloads; returns how many.
+  int cleanStaging();
+
+ private:
+  fs::path root_;
+};
+
+}  // namespace wgk::hub

@@ -1,0 +1,98 @@
+#include "hub/downloader.h"
+
+#include <algorithm>
+
+#include "hub/cache.h"
+#include "hub/digest.h"
+#include "hub/fs_util.h"
+#include "hub/http_client.h"
+#include "hub/metadata.h"
+#include "wgk/error.h"
+
+namespace wgk::hub {
+
+static std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](char c) { return char(std::tolower(c)); });
+  return s;
+}
+
+static void writeVerified(const fs::path& dir, const std::string& rel, const std::string& bytes) {
+  fs::path p = dir / rel;
+  std::error_code ec;
+  fs::create_directories(p.parent_path(), ec);
+  writeFileAtomic(p, bytes);
+}
+
+StagedPackage downloadPackage(const RepoId& repo, const PackageRequest& request, const HubOptions& options,
+                              const fs::path& stagingDir, const std::set<std::string>& have) {
+  if (options.offline) throw Error(ErrorCode::Internal, "downloadPackage called in offline mode");
+  std::string base = options.endpoint + "/" + repo.org + "/" + repo.name + "/resolve/";
+  auto url = [&](const std::string& rev, const std::string& file) {
+    return base + rev + "/build/webgpu/" + file;
+  };
+
+  HttpResponse metaResp = httpGet(url(request.gitRev(), "metadata.json"), options.http, "metadata.json");
+  std::string commit;
+  std::string fetchRev = request.gitRev();
+  auto header = metaResp.headers.find("x-repo-commit");
+  if (header != metaResp.headers.end() && isRevision(header->second)) {
+    commit = lower(header->second);
+    fetchRev = commit;
+    if (request.revision && commit != *request.revision)
+      throw Error(ErrorCode::Integrity, "asked for revision " + *request.revision +
+                                            " but the server answered with commit " + commit);
+  } else if (request.revision) {
+    commit = *request.revision;
+  } else {
+    commit = contentRevision(metaResp.body);
+  }
+
+  PackageMetadata meta = withContext("in metadata.json from " + metaResp.finalUrl,
+                                     [&] { return PackageMetadata::parse(metaResp.body); });
+  if (meta.name != repo.name)
+    throw Error(ErrorCode::Integrity, "metadata.json of " + repo.str() + " names the package \"" + meta.name +
+                                          "\"; it must match the repo basename \"" + repo.name + "\"");
+  if (!meta.files.count("manifest.json"))
+    throw Error(ErrorCode::Integrity,
+                "metadata.json of " + repo.str() + " records no digest for manifest.json");
+
+  fs::path dir = webgpuDir(stagingDir);
+  auto fetchVerified = [&](const std::string& rel) {
+    checkSafeRelativePath(rel, "metadata.json");
+    HttpResponse r = httpGet(url(fetchRev, rel), options.http, rel);
+    std::string got = sha256Base64(r.body);
+    if (got != meta.files.at(rel))
+      throw Error(ErrorCode::Integrity, "file " + rel + " of " + repo.str() + " (" + url(fetchRev, rel) +
+                                            ", " + std::to_string(r.body.size()) + " bytes) has sha256 " +
+                                            got + " but metadata.json records " + meta.files.at(rel) +
+                                            "; nothing from this download was kept");
+    writeVerified(dir, rel, r.body);
+    return r.body;
+  };
+
+  if (!have.count("manifest.json")) {
+    std::string manifestBytes = fetchVerified("manifest.json");
+    ManifestFacts facts = readManifestFacts(manifestBytes);
+    if (facts.opId() != meta.name)
+      throw Error(ErrorCode::Integrity, "manifest.json of " + repo.str() + " declares op \"" + facts.opId() +
+                                            "\" but metadata.json names \"" + meta.name + "\"");
+    // The manifest must not name a template that metadata.json would not have us download.
+    for (const auto& [vid, shaders] : facts.variantShaders) {
+      auto it = meta.variants.find(vid);
+      for (const auto& s : shaders)
+        if (it == meta.variants.end() ||
+            std::find(it->second.begin(), it->second.end(), s) == it->second.end())
+          throw Error(
+              ErrorCode::Integrity,
+              "manifest.json variant \"" + vid + "\" uses " + s +
+                  ", which metadata.json does not list for it (regenerate with `wgk digest --write`)");
+    }
+  }
+  for (const auto& rel : requiredFiles(meta, options.withTests))
+    if (rel != "manifest.json" && !have.count(rel)) fetchVerified(rel);
+  // metadata.json last: a staged folder holding it is complete.
+  writeVerified(dir, "metadata.json", metaResp.body);
+  return {commit, stagingDir};
+}
+
+}  // namespace wgk::hub

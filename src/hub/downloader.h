@@ -1,0 +1,32 @@
+// Fetches one package from a Hub endpoint into a staging folder, verifying every file against
+// metadata.json before it is written (docs/hub.md, "Download"):
+//   1. GET <endpoint>/<org>/<name>/resolve/<rev>/build/webgpu/metadata.json. The commit is the
+//      response's X-Repo-Commit header (as the Hub sends); without one, a pinned revision is its
+//      own commit and a branch resolves to the content revision (sha256 of metadata.json, 40 hex).
+//   2. manifest.json, then only the templates metadata.json's variants name (test.json and
+//      bench.json with withTests), from resolve/<commit>/ when the server reported the commit, so a
+//      branch that moves mid-download cannot mix two commits.
+// Nothing unverified is ever written; on any failure the staging folder is removed.
+#pragma once
+
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "hub/hub_config.h"
+#include "hub/repo_ref.h"
+
+namespace wgk::hub {
+
+struct StagedPackage {
+  std::string commit;                // 40 hex, lower-case
+  std::filesystem::path packageDir;  // staging folder holding build/webgpu (caller installs or removes)
+};
+
+// `have`: files (relative to build/webgpu) that need not be fetched because a verified copy of
+// this commit already holds them. Options must be effectiveOptions().
+StagedPackage downloadPackage(const RepoId& repo, const PackageRequest& request, const HubOptions& options,
+                              const std::filesystem::path& stagingDir,
+                              const std::set<std::string>& have = {});
+
+}  // namespace wgk::hub

@@ -1,0 +1,116 @@
+#include "hub/fs_util.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "wgk/error.h"
+
+namespace wgk::hub {
+
+std::string readFileBytes(const fs::path& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) throw Error(ErrorCode::NotFound, "file not found: " + path.string());
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw Error(ErrorCode::Io, "cannot open " + path.string());
+  std::ostringstream out;
+  out << in.rdbuf();
+  if (in.bad()) throw Error(ErrorCode::Io, "cannot read " + path.string());
+  return out.str();
+}
+
+static std::string randomSuffix() {
+  static thread_local std::mt19937_64 rng{std::random_device{}() ^ (uint64_t(::getpid()) << 32)};
+  static const char* digits = "0123456789abcdef";
+  std::string s;
+  for (int i = 0; i < 12; ++i) s += digits[rng() % 16];
+  return s;
+}
+
+void writeFileAtomic(const fs::path& path, const std::string& bytes) {
+  std::error_code ec;
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  fs::path tmp = path;
+  tmp += ".tmp-" + randomSuffix();
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw Error(ErrorCode::Io, "cannot write " + tmp.string());
+    out.write(bytes.data(), std::streamsize(bytes.size()));
+    out.flush();
+    if (!out) {
+      removeQuietly(tmp);
+      throw Error(ErrorCode::Io, "cannot write " + tmp.string());
+    }
+  }
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    removeQuietly(tmp);
+    throw Error(ErrorCode::Io, "cannot rename into " + path.string() + ": " + ec.message());
+  }
+}
+
+std::vector<std::string> listFilesRecursive(const fs::path& root) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  if (!fs::is_directory(root, ec)) throw Error(ErrorCode::NotFound, "folder not found: " + root.string());
+  for (auto it = fs::recursive_directory_iterator(root, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (it->is_regular_file()) out.push_back(fs::relative(it->path(), root).generic_string());
+  }
+  if (ec) throw Error(ErrorCode::Io, "cannot list " + root.string() + ": " + ec.message());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void checkSafeRelativePath(const std::string& rel, const std::string& what) {
+  auto bad = [&](const std::string& why) {
+    throw Error(ErrorCode::Integrity, what + " names an unsafe file path \"" + rel + "\" (" + why + ")");
+  };
+  if (rel.empty()) bad("empty");
+  if (rel.front() == '/') bad("absolute");
+  if (rel.find('\\') != std::string::npos) bad("backslash");
+  if (rel.find('\0') != std::string::npos) bad("NUL byte");
+  size_t start = 0;
+  while (start <= rel.size()) {
+    size_t end = rel.find('/', start);
+    if (end == std::string::npos) end = rel.size();
+    std::string seg = rel.substr(start, end - start);
+    if (seg.empty() || seg == "." || seg == "..") bad("empty, '.' or '..' segment");
+    start = end + 1;
+  }
+}
+
+TempDir::TempDir(const fs::path& parent, const std::string& prefix) {
+  std::error_code ec;
+  fs::create_directories(parent, ec);
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    fs::path p = parent / (prefix + randomSuffix());
+    if (fs::create_directory(p, ec)) {
+      path_ = p;
+      return;
+    }
+  }
+  throw Error(ErrorCode::Io, "cannot create a temporary folder in " + parent.string() +
+                                 (ec ? ": " + ec.message() : std::string()));
+}
+
+TempDir::~TempDir() {
+  if (!released_ && !path_.empty()) removeQuietly(path_);
+}
+
+void removeQuietly(const fs::path& path) {
+  std::error_code ec;
+  fs::remove_all(path, ec);
+}
+
+std::string envOr(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return (v && *v) ? std::string(v) : fallback;
+}
+
+}  // namespace wgk::hub

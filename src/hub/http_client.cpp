@@ -1,0 +1,229 @@
+#include "hub/http_client.h"
+
+#include <curl/curl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "wgk/error.h"
+
+namespace wgk::hub {
+
+namespace {
+
+void globalInit() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+struct Transfer {
+  std::string body;
+  std::map<std::string, std::string> headers;
+  uint64_t cap = 0;
+  bool capExceeded = false;
+  bool progress = false;
+  std::string label;
+  std::chrono::steady_clock::time_point lastPrint{};
+  bool printed = false;
+};
+
+size_t onBody(char* data, size_t size, size_t n, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  size_t len = size * n;
+  if (t->body.size() + len > t->cap) {
+    t->capExceeded = true;
+    return 0;  // aborts the transfer
+  }
+  t->body.append(data, len);
+  return len;
+}
+
+size_t onHeader(char* data, size_t size, size_t n, void* user) {
+  auto* t = static_cast<Transfer*>(user);
+  std::string line(data, size * n);
+  auto colon = line.find(':');
+  if (colon != std::string::npos) {
+    std::string name = line.substr(0, colon);
+    std::transform(name.begin(), name.end(), name.begin(), [](char c) { return char(std::tolower(c)); });
+    std::string value = line.substr(colon + 1);
+    auto b = value.find_first_not_of(" \t"), e = value.find_last_not_of(" \t\r\n");
+    value = b == std::string::npos ? "" : value.substr(b, e - b + 1);
+    t->headers.emplace(name, value);  // keeps the first
+  }
+  return size * n;
+}
+
+int onProgress(void* user, curl_off_t total, curl_off_t now, curl_off_t, curl_off_t) {
+  auto* t = static_cast<Transfer*>(user);
+  if (!t->progress) return 0;
+  static const bool tty = ::isatty(2);
+  if (!tty && total < (1 << 20) && now < (1 << 20)) return 0;
+  auto clock = std::chrono::steady_clock::now();
+  if (t->printed && clock - t->lastPrint < std::chrono::milliseconds(250)) return 0;
+  t->lastPrint = clock;
+  t->printed = true;
+  if (total > 0)
+    std::fprintf(stderr, "\r  downloading %s: %.1f / %.1f KiB", t->label.c_str(), now / 1024.0,
+                 total / 1024.0);
+  else
+    std::fprintf(stderr, "\r  downloading %s: %.1f KiB", t->label.c_str(), now / 1024.0);
+  return 0;
+}
+
+struct CurlUrl {
+  CURLU* h = curl_url();
+  ~CurlUrl() { curl_url_cleanup(h); }
+  std::string get(CURLUPart part, unsigned flags = 0) {
+    char* out = nullptr;
+    if (curl_url_get(h, part, &out, flags) != CURLUE_OK || !out) return "";
+    std::string s(out);
+    curl_free(out);
+    return s;
+  }
+};
+
+bool retriableStatus(long status) {
+  return status >= 500 || status == 429 || status == 408;
+}
+
+bool retriableCurl(CURLcode rc) {
+  switch (rc) {
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_PARTIAL_FILE:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_HTTP2:
+    case CURLE_HTTP2_STREAM:
+    case CURLE_SSL_CONNECT_ERROR:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+std::string urlOrigin(const std::string& url) {
+  globalInit();
+  CurlUrl u;
+  if (curl_url_set(u.h, CURLUPART_URL, url.c_str(), 0) != CURLUE_OK)
+    throw Error(ErrorCode::InvalidArgument, "\"" + url + "\" is not a valid URL");
+  std::string scheme = u.get(CURLUPART_SCHEME);
+  if (scheme != "http" && scheme != "https")
+    throw Error(ErrorCode::InvalidArgument, "\"" + url + "\" is not an http(s) URL");
+  std::string host = u.get(CURLUPART_HOST);
+  std::transform(host.begin(), host.end(), host.begin(), [](char c) { return char(std::tolower(c)); });
+  return scheme + "://" + host + ":" + u.get(CURLUPART_PORT, CURLU_DEFAULT_PORT);
+}
+
+// One attempt: follows redirects by hand. Returns the curl code; fills resp / transfer.
+static CURLcode attempt(const std::string& url, const HttpSettings& s, HttpResponse& resp, Transfer& tr,
+                        std::string& why) {
+  std::string current = url;
+  for (int hop = 0; hop <= s.maxRedirects; ++hop) {
+    std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> h(curl_easy_init(), curl_easy_cleanup);
+    if (!h) throw Error(ErrorCode::Internal, "curl_easy_init failed");
+    CURL* c = h.get();
+    tr.body.clear();
+    tr.capExceeded = false;
+    curl_easy_setopt(c, CURLOPT_URL, current.c_str());
+    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, s.connectTimeoutMs);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+    curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, s.lowSpeedTimeSec);
+    curl_easy_setopt(c, CURLOPT_TIMEOUT, s.totalTimeoutSec);
+    curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(s.maxFileBytes));
+    curl_easy_setopt(c, CURLOPT_USERAGENT, "wgk/" WGK_HUB_VERSION);
+    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, onBody);
+    curl_easy_setopt(c, CURLOPT_WRITEDATA, &tr);
+    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, onHeader);
+    curl_easy_setopt(c, CURLOPT_HEADERDATA, &tr);
+    curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+    curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, onProgress);
+    curl_easy_setopt(c, CURLOPT_XFERINFODATA, &tr);
+    std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> hdrs(nullptr, curl_slist_free_all);
+    // The token goes only to the endpoint's own origin: never to a host a redirect points at.
+    if (!s.token.empty() && !s.tokenOrigin.empty() && urlOrigin(current) == s.tokenOrigin) {
+      std::string auth = "Authorization: Bearer " + s.token;
+      hdrs.reset(curl_slist_append(nullptr, auth.c_str()));
+      curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs.get());
+    }
+    CURLcode rc = curl_easy_perform(c);
+    if (tr.printed) {
+      std::fprintf(stderr, "\n");
+      tr.printed = false;
+    }
+    if (rc != CURLE_OK) {
+      why = tr.capExceeded || rc == CURLE_FILESIZE_EXCEEDED
+                ? "larger than the size cap of " + std::to_string(s.maxFileBytes) + " bytes"
+                : curl_easy_strerror(rc);
+      if (rc == CURLE_WRITE_ERROR && tr.capExceeded) rc = CURLE_FILESIZE_EXCEEDED;
+      return rc;
+    }
+    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &resp.status);
+    if (resp.status >= 300 && resp.status < 400) {
+      char* next = nullptr;
+      curl_easy_getinfo(c, CURLINFO_REDIRECT_URL, &next);
+      if (!next) {
+        why = "HTTP " + std::to_string(resp.status) + " without a Location";
+        return CURLE_OK;
+      }
+      current = next;
+      urlOrigin(current);  // refuses non-http(s) targets
+      continue;
+    }
+    resp.finalUrl = current;
+    return CURLE_OK;
+  }
+  why = "more than " + std::to_string(s.maxRedirects) + " redirects";
+  resp.status = 310;
+  return CURLE_TOO_MANY_REDIRECTS;
+}
+
+HttpResponse httpGet(const std::string& url, const HttpSettings& s, const std::string& label) {
+  globalInit();
+  urlOrigin(url);
+  long delay = s.backoffMs;
+  std::string lastWhy;
+  for (int n = 1; n <= std::max(1, s.maxAttempts); ++n) {
+    HttpResponse resp;
+    Transfer tr;
+    tr.cap = s.maxFileBytes;
+    tr.progress = s.progress;
+    tr.label = label;
+    std::string why;
+    CURLcode rc = attempt(url, s, resp, tr, why);
+    bool retry = false;
+    if (rc != CURLE_OK) {
+      lastWhy = why;
+      retry = retriableCurl(rc);
+    } else if (resp.status >= 200 && resp.status < 300) {
+      resp.body = std::move(tr.body);
+      resp.headers = std::move(tr.headers);
+      return resp;
+    } else if (resp.status == 404) {
+      throw Error(ErrorCode::NotFound, "GET " + url + ": HTTP 404 (not found)");
+    } else {
+      lastWhy = why.empty() ? "HTTP " + std::to_string(resp.status) : why;
+      retry = retriableStatus(resp.status);
+    }
+    if (!retry || n == s.maxAttempts) {
+      throw Error(ErrorCode::Network, "GET " + url + " failed: " + lastWhy +
+                                          (n > 1 ? " (after " + std::to_string(n) + " attempts)" : ""));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(delay));
+    delay *= 2;
+  }
+  throw Error(ErrorCode::Internal, "unreachable retry loop end");
+}
+
+}  // namespace wgk::hub

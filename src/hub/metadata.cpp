@@ -1,0 +1,229 @@
+#include "hub/metadata.h"
+
+#include <regex>
+#include <sstream>
+
+#include "hub/digest.h"
+#include "hub/fs_util.h"
+#include "wgk/error.h"
+
+namespace wgk::hub {
+
+using nlohmann::json;
+
+fs::path webgpuDir(const fs::path& packageDir) {
+  return packageDir / "build" / "webgpu";
+}
+
+static json parseJson(const std::string& bytes, const std::string& what) {
+  try {
+    return json::parse(bytes);
+  } catch (const json::exception& e) {
+    throw Error(ErrorCode::Parse, what + " is not valid JSON: " + e.what());
+  }
+}
+
+ManifestFacts readManifestFacts(const std::string& manifestBytes) {
+  json m = parseJson(manifestBytes, "manifest.json");
+  auto fail = [](const std::string& why) { throw Error(ErrorCode::Manifest, "manifest.json: " + why); };
+  if (!m.is_object()) fail("top level must be an object");
+  if (!m.contains("domain") || !m["domain"].is_string() || !m.contains("name") || !m["name"].is_string())
+    fail("\"domain\" and \"name\" must be strings");
+  ManifestFacts f{m["domain"].get<std::string>(), m["name"].get<std::string>(), {}};
+  if (!m.contains("variants") || !m["variants"].is_array()) fail("\"variants\" must be an array");
+  for (size_t i = 0; i < m["variants"].size(); ++i) {
+    const json& v = m["variants"][i];
+    std::string where = "variants[" + std::to_string(i) + "]";
+    if (!v.is_object() || !v.contains("id") || !v["id"].is_string()) fail(where + ".id must be a string");
+    std::vector<std::string> shaders;
+    if (v.contains("passes")) {
+      if (!v["passes"].is_array()) fail(where + ".passes must be an array");
+      for (size_t p = 0; p < v["passes"].size(); ++p) {
+        const json& pass = v["passes"][p];
+        const json* shader = nullptr;
+        if (pass.is_object() && pass.contains("shader"))
+          shader = &pass["shader"];
+        else if (pass.is_object() && pass.contains("source") && pass["source"].is_object() &&
+                 pass["source"].contains("shader"))
+          shader = &pass["source"]["shader"];
+        if (!shader || !shader->is_string())
+          fail(where + ".passes[" + std::to_string(p) +
+               "] names no shader (\"shader\" or \"source.shader\")");
+        shaders.push_back(shader->get<std::string>());
+      }
+    }
+    f.variantShaders.emplace_back(v["id"].get<std::string>(), std::move(shaders));
+  }
+  return f;
+}
+
+std::set<std::string> templatesWithIncludes(const fs::path& dir, const std::vector<std::string>& shaders) {
+  // Jinja includes with a literal name; a computed include cannot be followed and is left to the
+  // renderer (which refuses files outside the package).
+  static const std::regex includeRe(R"(\{%-?\s*include\s+["']([^"']+)["'])");
+  std::set<std::string> seen;
+  std::vector<std::string> todo(shaders.begin(), shaders.end());
+  while (!todo.empty()) {
+    std::string name = todo.back();
+    todo.pop_back();
+    if (!seen.insert(name).second) continue;
+    checkSafeRelativePath(name, "manifest.json");
+    std::string text;
+    try {
+      text = readFileBytes(dir / name);
+    } catch (const Error&) {
+      throw Error(ErrorCode::Manifest, "template \"" + name +
+                                           "\" is named by the manifest (or included) but " +
+                                           (dir / name).string() + " does not exist");
+    }
+    for (std::sregex_iterator it(text.begin(), text.end(), includeRe), end; it != end; ++it)
+      todo.push_back((*it)[1].str());
+  }
+  return seen;
+}
+
+json PackageMetadata::toJson() const {
+  json j = json::object();
+  j["id"] = id;
+  j["name"] = name;
+  j["backend"] = backend;
+  j["variants"] = json::object();
+  for (const auto& [vid, files] : variants) j["variants"][vid] = files;
+  j["provenance"] = provenance;
+  j["digest"] = {{"algorithm", algorithm}, {"files", json::object()}};
+  for (const auto& [path, d] : files) j["digest"]["files"][path] = d;
+  return j;
+}
+
+std::string PackageMetadata::serialize() const {
+  return toJson().dump(2) + "\n";
+}
+
+PackageMetadata PackageMetadata::parse(const std::string& bytes) {
+  json j = parseJson(bytes, "metadata.json");
+  auto fail = [](const std::string& why) { throw Error(ErrorCode::Manifest, "metadata.json: " + why); };
+  auto str = [&](const json& o, const char* key) {
+    if (!o.contains(key) || !o[key].is_string()) fail(std::string("\"") + key + "\" must be a string");
+    return o[key].get<std::string>();
+  };
+  if (!j.is_object()) fail("top level must be an object");
+  PackageMetadata m;
+  m.id = str(j, "id");
+  m.name = str(j, "name");
+  m.backend = str(j, "backend");
+  if (m.backend != "webgpu") fail("backend is \"" + m.backend + "\", expected \"webgpu\"");
+  if (!j.contains("variants") || !j["variants"].is_object()) fail("\"variants\" must be an object");
+  for (const auto& [vid, files] : j["variants"].items()) {
+    if (!files.is_array()) fail("variants." + vid + " must be a list of template files");
+    for (const auto& f : files) {
+      if (!f.is_string()) fail("variants." + vid + " must list file names");
+      checkSafeRelativePath(f.get<std::string>(), "metadata.json variants." + vid);
+      m.variants[vid].push_back(f.get<std::string>());
+    }
+  }
+  if (j.contains("provenance")) m.provenance = j["provenance"];
+  if (!j.contains("digest") || !j["digest"].is_object()) fail("\"digest\" must be an object");
+  m.algorithm = str(j["digest"], "algorithm");
+  if (m.algorithm != "sha256") fail("digest.algorithm is \"" + m.algorithm + "\"; only sha256 is supported");
+  if (!j["digest"].contains("files") || !j["digest"]["files"].is_object())
+    fail("digest.files must be an object");
+  for (const auto& [path, d] : j["digest"]["files"].items()) {
+    checkSafeRelativePath(path, "metadata.json digest.files");
+    if (!d.is_string() || d.get<std::string>().size() != 44)
+      fail("digest.files." + path + " must be a base64 sha256");
+    m.files[path] = d.get<std::string>();
+  }
+  for (const auto& t : m.allTemplates())
+    if (!m.files.count(t)) fail("template \"" + t + "\" used by a variant has no digest");
+  return m;
+}
+
+std::set<std::string> PackageMetadata::allTemplates() const {
+  std::set<std::string> all;
+  for (const auto& [vid, files] : variants) all.insert(files.begin(), files.end());
+  return all;
+}
+
+std::string orgOfPackageDir(const fs::path& packageDir) {
+  fs::path abs = fs::weakly_canonical(fs::absolute(packageDir));
+  std::string org = abs.parent_path().filename().string();
+  if (org.empty()) throw Error(ErrorCode::InvalidArgument, "cannot tell the organisation of " + abs.string());
+  return org;
+}
+
+PackageMetadata generateMetadata(const fs::path& packageDir, const std::string& org) {
+  fs::path dir = webgpuDir(packageDir);
+  fs::path abs = fs::weakly_canonical(fs::absolute(packageDir));
+  ManifestFacts facts = readManifestFacts(readFileBytes(dir / "manifest.json"));
+  std::string basename = abs.filename().string();
+  if (facts.opId() != basename)
+    throw Error(ErrorCode::Manifest, "the package folder is named \"" + basename +
+                                         "\" but its manifest's op id is \"" + facts.opId() +
+                                         "\" (they must match: <domain>.<name>)");
+  PackageMetadata m;
+  m.id = org + "/" + facts.opId();
+  m.name = facts.opId();
+  m.backend = "webgpu";
+  for (const auto& [vid, shaders] : facts.variantShaders) {
+    auto all = templatesWithIncludes(dir, shaders);
+    m.variants[vid] = std::vector<std::string>(all.begin(), all.end());
+  }
+  m.provenance = {{"generator", std::string("wgk ") + WGK_HUB_VERSION},
+                  {"source", org + "/" + facts.opId() + "/build/webgpu"},
+                  {"generatedFrom", "manifest.json and the files of build/webgpu"}};
+  for (const auto& rel : listFilesRecursive(dir)) {
+    if (rel == "metadata.json") continue;
+    m.files[rel] = fileSha256Base64(dir / rel);
+  }
+  return m;
+}
+
+std::string DigestReport::describe() const {
+  std::ostringstream out;
+  for (const auto& f : mismatched) out << "mismatch: " << f << " (digest differs from metadata.json)\n";
+  for (const auto& f : missing) out << "missing: " << f << " (recorded in metadata.json, not on disk)\n";
+  for (const auto& f : extra) out << "extra: " << f << " (on disk, not recorded in metadata.json)\n";
+  for (const auto& f : stale) out << "stale: " << f << " (differs from what the manifest gives)\n";
+  return out.str();
+}
+
+DigestReport compareDigests(const fs::path& dir, const std::map<std::string, std::string>& recorded,
+                            const std::set<std::string>& allowMissing) {
+  DigestReport r;
+  std::set<std::string> present;
+  for (const auto& rel : listFilesRecursive(dir))
+    if (rel != "metadata.json") present.insert(rel);
+  for (const auto& [path, digest] : recorded) {
+    if (!present.count(path)) {
+      if (!allowMissing.count(path)) r.missing.push_back(path);
+    } else if (fileSha256Base64(dir / path) != digest) {
+      r.mismatched.push_back(path);
+    }
+  }
+  for (const auto& p : present)
+    if (!recorded.count(p)) r.extra.push_back(p);
+  return r;
+}
+
+DigestReport checkPackageMetadata(const fs::path& packageDir, const std::string& org) {
+  fs::path dir = webgpuDir(packageDir);
+  std::error_code ec;
+  if (!fs::is_regular_file(dir / "metadata.json", ec))
+    throw Error(ErrorCode::NotFound, (dir / "metadata.json").string() +
+                                         " does not exist; generate it with `wgk digest " +
+                                         packageDir.string() + " --write`");
+  PackageMetadata recorded = PackageMetadata::parse(readFileBytes(dir / "metadata.json"));
+  DigestReport r = compareDigests(dir, recorded.files);
+  PackageMetadata now = generateMetadata(packageDir, org);
+  if (recorded.id != now.id) r.stale.push_back("id (\"" + recorded.id + "\", expected \"" + now.id + "\")");
+  if (recorded.name != now.name)
+    r.stale.push_back("name (\"" + recorded.name + "\", expected \"" + now.name + "\")");
+  if (recorded.variants != now.variants) r.stale.push_back("variants");
+  return r;
+}
+
+std::string contentRevision(const std::string& metadataBytes) {
+  return sha256Hex(metadataBytes).substr(0, 40);
+}
+
+}  // namespace wgk::hub

@@ -1,0 +1,30 @@
+// `wgk publish-layout`: writes a package in the Hub's URL layout, for a static server or a test
+// endpoint (docs/hub.md):
+//   <out>/<org>/<name>/resolve/<commit>/{README.md, build/webgpu/...}
+//   <out>/<org>/<name>/resolve/v<N>/...        the same files under the branch name
+//   <out>/<org>/<name>/refs/v<N>               the commit, one line (a server can send it as
+//                                               X-Repo-Commit, as the Hub does)
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace wgk::hub {
+
+struct PublishResult {
+  std::string repo;    // "<org>/<name>"
+  std::string commit;  // 40 hex
+  std::string branch;  // "v<N>"
+  std::filesystem::path commitDir;
+  std::filesystem::path branchDir;
+};
+
+// Refuses (Error(Integrity)) a package whose files do not match its metadata.json. The commit
+// defaults to the content revision (contentRevision of metadata.json); org defaults to the
+// package folder's parent folder name.
+PublishResult publishLayout(const std::filesystem::path& packageDir, const std::filesystem::path& outDir,
+                            std::optional<std::string> revision, int version = 1,
+                            std::optional<std::string> org = std::nullopt);
+
+}  // namespace wgk::hub

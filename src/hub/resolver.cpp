@@ -1,0 +1,160 @@
+#include "hub/resolver.h"
+
+#include "hub/cache.h"
+#include "hub/downloader.h"
+#include "hub/fs_util.h"
+#include "hub/lock_file.h"
+#include "wgk/error.h"
+
+namespace wgk::hub {
+
+const char* originName(PackageOrigin origin) {
+  switch (origin) {
+    case PackageOrigin::Lock:
+      return "lock";
+    case PackageOrigin::Cache:
+      return "cache";
+    case PackageOrigin::Embedded:
+      return "embedded";
+    case PackageOrigin::Network:
+      return "network";
+  }
+  return "?";
+}
+
+namespace {
+
+struct Found {
+  fs::path folder;
+  std::string revision;
+  std::string via;
+  PackageMetadata meta;
+};
+
+// A cached copy of `commit`, verified; fetches the test files it lacks when asked and allowed.
+std::optional<Found> fromCache(Cache& cache, const RepoId& repo, const std::string& commit,
+                               const HubOptions& o) {
+  if (!cache.has(repo, commit)) return std::nullopt;
+  fs::path folder = cache.packageDir(repo, commit);
+  PackageMetadata meta = verifyPackageFolder(folder, false);
+  std::set<std::string> have;
+  for (const auto& rel : listFilesRecursive(webgpuDir(folder))) have.insert(rel);
+  bool lacking = false;
+  for (const auto& rel : requiredFiles(meta, o.withTests)) lacking |= !have.count(rel);
+  if (lacking) {
+    if (o.offline)
+      throw Error(ErrorCode::NotFound, "the cached copy of " + repo.str() + " at " + commit +
+                                           " has no test.json/bench.json and offline mode is on");
+    TempDir staging(cache.stagingParent(), "dl-");
+    downloadPackage(repo, PackageRequest::make(std::nullopt, commit), o, staging.path(), have);
+    cache.install(repo, commit, staging.path());
+    meta = verifyPackageFolder(folder, o.withTests);
+  }
+  return Found{folder, commit, "cache", meta};
+}
+
+// The embedded package, when it can serve the request; verified.
+std::optional<Found> fromEmbedded(const RepoId& repo, const PackageRequest& req, const HubOptions& o) {
+  if (o.embeddedRoot.empty()) return std::nullopt;
+  fs::path folder = fs::path(o.embeddedRoot) / repo.org / repo.name;
+  std::error_code ec;
+  if (!fs::is_regular_file(webgpuDir(folder) / "metadata.json", ec)) return std::nullopt;
+  std::string rev = contentRevision(readFileBytes(webgpuDir(folder) / "metadata.json"));
+  bool serves = req.revision ? *req.revision == rev : req.version.value_or(1) == 1;
+  if (!serves) return std::nullopt;
+  PackageMetadata meta = withContext("in embedded package " + folder.string(),
+                                     [&] { return verifyPackageFolder(folder, o.withTests); });
+  return Found{folder, rev, "embedded", meta};
+}
+
+Found fromNetwork(Cache& cache, const RepoId& repo, const PackageRequest& req, const HubOptions& o) {
+  TempDir staging(cache.stagingParent(), "dl-");
+  StagedPackage staged =
+      withContext("while downloading " + repo.str() + " (" + req.gitRev() + ") from " + o.endpoint,
+                  [&] { return downloadPackage(repo, req, o, staging.path()); });
+  fs::path folder = cache.install(repo, staged.commit, staging.path());
+  if (!req.pinned()) cache.writeRef(repo, req.gitRev(), staged.commit);
+  PackageMetadata meta = verifyPackageFolder(folder, o.withTests);
+  return Found{folder, staged.commit, "network", meta};
+}
+
+std::string missingOffline(const RepoId& repo, const PackageRequest& req, const HubOptions& o) {
+  return "package " + repo.str() + " (" + req.gitRev() + ") is not in the cache (" + o.cacheDir + ")" +
+         (o.embeddedRoot.empty() ? std::string() : " nor embedded (" + o.embeddedRoot + ")") +
+         ", and offline mode (--offline / WGK_OFFLINE=1) forbids downloading it";
+}
+
+ResolvedPackage finish(const RepoId& repo, const PackageRequest& req, PackageOrigin source, Found f) {
+  ResolvedPackage r;
+  r.repo = repo;
+  r.requested = req;
+  r.revision = f.revision;
+  r.source = source;
+  r.via = f.via;
+  r.folder = f.folder;
+  r.metadata = std::move(f.meta);
+  return r;
+}
+
+ResolvedPackage resolveWithLock(const RepoId& repo, const PackageRequest& req, const LockEntry& entry,
+                                const HubOptions& o) {
+  if (req.revision && *req.revision != entry.revision)
+    throw Error(ErrorCode::Integrity, "revision " + *req.revision + " was requested but the lock file pins " +
+                                          repo.str() + " at " + entry.revision);
+  if (req.version && entry.version && *req.version != *entry.version)
+    throw Error(ErrorCode::Integrity, "version " + std::to_string(*req.version) +
+                                          " was requested but the lock file pins " + repo.str() +
+                                          " at version " + std::to_string(*entry.version));
+  PackageRequest pinned = PackageRequest::make(std::nullopt, entry.revision);
+  Cache cache(o.cacheDir);
+  std::optional<Found> f = fromCache(cache, repo, entry.revision, o);
+  if (!f) f = fromEmbedded(repo, pinned, o);
+  if (!f) {
+    if (o.offline) throw Error(ErrorCode::NotFound, missingOffline(repo, pinned, o));
+    f = fromNetwork(cache, repo, pinned, o);
+  }
+  checkAgainstLock(entry, f->folder);
+  return finish(repo, req, PackageOrigin::Lock, std::move(*f));
+}
+
+}  // namespace
+
+ResolvedPackage resolvePackage(const std::string& repoText, const PackageRequest& req,
+                               const HubOptions& options) {
+  RepoId repo = parseRepoId(repoText);
+  return withContext("in package " + repo.str() + " (" + req.gitRev() + ")", [&] {
+    checkTrusted(repo, options.trustRemoteCode);
+    HubOptions o = effectiveOptions(options);
+    if (!o.lockFile.empty()) {
+      LockFile lock = LockFile::load(o.lockFile);
+      const LockEntry* entry = lock.find(repo);
+      if (!entry)
+        throw Error(ErrorCode::NotFound,
+                    repo.str() + " is not in the lock file " + o.lockFile + "; add it with `wgk lock`");
+      return resolveWithLock(repo, req, *entry, o);
+    }
+    Cache cache(o.cacheDir);
+    std::optional<std::string> commit = req.revision ? req.revision : cache.readRef(repo, req.gitRev());
+    if (commit)
+      if (auto f = fromCache(cache, repo, *commit, o))
+        return finish(repo, req, PackageOrigin::Cache, std::move(*f));
+    if (auto f = fromEmbedded(repo, req, o)) return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
+    if (o.offline) throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
+    return finish(repo, req, PackageOrigin::Network, fromNetwork(cache, repo, req, o));
+  });
+}
+
+std::vector<ResolvedPackage> resolveLocked(const HubOptions& options) {
+  HubOptions o = effectiveOptions(options);
+  if (o.lockFile.empty()) throw Error(ErrorCode::InvalidArgument, "no lock file given");
+  LockFile lock = LockFile::load(o.lockFile);
+  std::vector<ResolvedPackage> out;
+  for (const auto& e : lock.packages) {
+    PackageRequest req = e.version ? PackageRequest::make(e.version, std::nullopt)
+                                   : PackageRequest::make(std::nullopt, e.revision);
+    out.push_back(resolvePackage(e.repo.str(), req, options));
+  }
+  return out;
+}
+
+}  // namespace wgk::hub

@@ -1,0 +1,43 @@
+// Resolving a repo id to a verified local package folder, offline-first (docs/hub.md):
+//   1. a lock file entry, when options.lockFile is set (its revision; any drift is refused);
+//   2. the local cache (a pinned commit, or the branch's entry in refs.json);
+//   3. the embedded packages (<embeddedRoot>/<org>/<name>/): serve version 1, or a revision equal
+//      to their content revision (sha256 of metadata.json, 40 hex);
+//   4. the network (unless offline): download, verify, install into the cache.
+// Every folder returned has been checked against its metadata.json digests on this call.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+#include "hub/hub_config.h"
+#include "hub/metadata.h"
+#include "hub/repo_ref.h"
+
+namespace wgk::hub {
+
+enum class PackageOrigin { Lock, Cache, Embedded, Network };
+const char* originName(PackageOrigin origin);  // "lock", "cache", "embedded", "network"
+
+struct ResolvedPackage {
+  RepoId repo;
+  PackageRequest requested;
+  std::string revision;  // 40 hex: the commit; for embedded packages their content revision
+  PackageOrigin source = PackageOrigin::Cache;  // Lock: the lock entry chose the revision
+  std::string via;               // where the bytes were found: "cache", "embedded" or "network"
+  std::filesystem::path folder;  // holds build/webgpu/
+  PackageMetadata metadata;
+  // "embedded:<revision>" for embedded packages, else the revision (what `wgk info` shows).
+  std::string displayRevision() const { return via == "embedded" ? "embedded:" + revision : revision; }
+};
+
+// Resolves `repo` ("<org>/<domain>.<Op>"). Errors: InvalidArgument (bad id/version/revision), Trust
+// (untrusted org), NotFound (missing offline, 404, not in lock), Network, Integrity (digest, name
+// or lock drift).
+ResolvedPackage resolvePackage(const std::string& repo, const PackageRequest& request,
+                               const HubOptions& options);
+
+// Resolves every entry of a lock file (what `wgk download --lock` does).
+std::vector<ResolvedPackage> resolveLocked(const HubOptions& options);
+
+}  // namespace wgk::hub

@@ -1,0 +1,220 @@
+#include "io/safetensors.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <string_view>
+
+#include "io/file.h"
+#include "wgk/error.h"
+
+static_assert(std::endian::native == std::endian::little, "wgk tensor files assume a little-endian host");
+
+namespace wgk {
+namespace {
+[[noreturn]] void bad(const std::string& what) {
+  throw Error(ErrorCode::Io, "invalid safetensors file: " + what);
+}
+
+struct StDType {
+  std::string_view name;
+  DType dtype;
+};
+constexpr StDType kDTypes[] = {
+    {"F32", DType::Float32}, {"F16", DType::Float16}, {"I32", DType::Int32},
+    {"U32", DType::Uint32},  {"I8", DType::Int8},     {"U8", DType::Uint8},
+    {"I16", DType::Int16},   {"I64", DType::Int64},   {"BOOL", DType::Bool},
+};
+
+std::string supportedList() {
+  std::string s;
+  for (const auto& d : kDTypes) s += (s.empty() ? "" : ", ") + std::string(d.name);
+  return s;
+}
+
+DType dtypeFromName(const std::string& tensor, const std::string& name) {
+  for (const auto& d : kDTypes)
+    if (d.name == name) return d.dtype;
+  bad("tensor '" + tensor + "' has unsupported dtype '" + name + "' (supported: " + supportedList() + ")");
+}
+
+std::string_view nameOf(DType t) {
+  for (const auto& d : kDTypes)
+    if (d.dtype == t) return d.name;
+  throw Error(ErrorCode::Internal, "no safetensors name for dtype " + std::string(dtypeName(t)));
+}
+
+// Parses JSON, rejecting duplicate keys in any object (nlohmann would silently keep the last).
+nlohmann::json parseUniqueKeys(std::string_view text) {
+  std::vector<std::set<std::string>> seen;
+  auto cb = [&](int /*depth*/, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
+    using E = nlohmann::json::parse_event_t;
+    if (ev == E::object_start)
+      seen.emplace_back();
+    else if (ev == E::object_end)
+      seen.pop_back();
+    else if (ev == E::key && !seen.back().insert(parsed.get<std::string>()).second)
+      bad("duplicate key '" + parsed.get<std::string>() + "' in the header");
+    return true;
+  };
+  try {
+    return nlohmann::json::parse(text.begin(), text.end(), cb);
+  } catch (const nlohmann::json::exception& e) {
+    bad(std::string("header is not valid JSON: ") + e.what());
+  }
+}
+
+uint64_t offsetValue(const nlohmann::json& v, const std::string& tensor) {
+  if (!v.is_number_unsigned()) bad("tensor '" + tensor + "': data_offsets must be non-negative integers");
+  return v.get<uint64_t>();
+}
+
+struct Entry {
+  std::string name;
+  DType dtype;
+  Shape shape;
+  uint64_t begin, end;
+};
+
+Entry parseEntry(const std::string& name, const nlohmann::json& info) {
+  if (!info.is_object()) bad("tensor '" + name + "': expected an object with dtype, shape, data_offsets");
+  for (const auto& [k, v] : info.items())
+    if (k != "dtype" && k != "shape" && k != "data_offsets")
+      bad("tensor '" + name + "': unexpected field '" + k + "'");
+  for (const char* k : {"dtype", "shape", "data_offsets"})
+    if (!info.contains(k)) bad("tensor '" + name + "': missing field '" + k + "'");
+  if (!info["dtype"].is_string()) bad("tensor '" + name + "': dtype must be a string");
+  Entry e{name, dtypeFromName(name, info["dtype"].get<std::string>()), {}, 0, 0};
+  const auto& shape = info["shape"];
+  if (!shape.is_array()) bad("tensor '" + name + "': shape must be an array");
+  uint64_t bytes = dtypeBytes(e.dtype);
+  bool empty = false;
+  for (const auto& d : shape) {
+    if (!d.is_number_unsigned()) bad("tensor '" + name + "': shape entries must be non-negative integers");
+    const uint64_t v = d.get<uint64_t>();
+    if (v > (uint64_t{1} << 56))
+      bad("tensor '" + name + "': dimension " + std::to_string(v) + " is too large");
+    if (v == 0)
+      empty = true;
+    else if (bytes > (uint64_t{1} << 62) / v)
+      bad("tensor '" + name + "': shape is too large");
+    else
+      bytes *= v;
+    e.shape.push_back(static_cast<int64_t>(v));
+  }
+  if (empty) bytes = 0;
+  const auto& off = info["data_offsets"];
+  if (!off.is_array() || off.size() != 2) bad("tensor '" + name + "': data_offsets must be [begin, end]");
+  e.begin = offsetValue(off[0], name);
+  e.end = offsetValue(off[1], name);
+  if (e.end < e.begin)
+    bad("tensor '" + name + "': data_offsets end " + std::to_string(e.end) + " is before begin " +
+        std::to_string(e.begin));
+  if (e.end - e.begin != bytes)
+    bad("tensor '" + name + "': data_offsets span " + std::to_string(e.end - e.begin) + " bytes but " +
+        std::string(nameOf(e.dtype)) + " shape needs " + std::to_string(bytes));
+  return e;
+}
+}  // namespace
+
+SafetensorsFile parseSafetensors(std::span<const std::byte> bytes) {
+  if (bytes.size() < 8) bad("shorter than the 8-byte header length");
+  uint64_t n = 0;
+  for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(bytes[i]) << (8 * i);
+  if (n > kSafetensorsMaxHeaderBytes)
+    bad("header length " + std::to_string(n) + " exceeds the cap of " +
+        std::to_string(kSafetensorsMaxHeaderBytes));
+  if (n > bytes.size() - 8)
+    bad("truncated header (length " + std::to_string(n) + ", file has " + std::to_string(bytes.size() - 8) +
+        " bytes after the length)");
+  const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + 8, n);
+  if (text.empty() || text.front() != '{') bad("header does not start with '{'");
+  const nlohmann::json header = parseUniqueKeys(text);
+  if (!header.is_object()) bad("header is not a JSON object");
+
+  SafetensorsFile file;
+  std::vector<Entry> entries;
+  for (const auto& [key, value] : header.items()) {
+    if (key == "__metadata__") {
+      if (!value.is_object()) bad("__metadata__ must be an object of strings");
+      for (const auto& [mk, mv] : value.items()) {
+        if (!mv.is_string()) bad("__metadata__ value '" + mk + "' is not a string");
+        file.metadata[mk] = mv.get<std::string>();
+      }
+      continue;
+    }
+    entries.push_back(parseEntry(key, value));
+  }
+
+  // The tensors must tile the buffer: sorted by begin, each starts where the previous ended.
+  const uint64_t bufferSize = bytes.size() - 8 - n;
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+  });
+  uint64_t cursor = 0;
+  for (const Entry& e : entries) {
+    if (e.end > bufferSize)
+      bad("tensor '" + e.name + "': data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
+          "] run past the end of the " + std::to_string(bufferSize) + "-byte data buffer");
+    if (e.begin < cursor) bad("tensor '" + e.name + "' overlaps the tensor before it in the data buffer");
+    if (e.begin > cursor)
+      bad("bytes [" + std::to_string(cursor) + ", " + std::to_string(e.begin) +
+          ") of the data buffer belong to no tensor");
+    cursor = e.end;
+  }
+  if (cursor != bufferSize)
+    bad(std::to_string(bufferSize - cursor) + " trailing bytes in the data buffer belong to no tensor");
+
+  const std::byte* data = bytes.data() + 8 + n;
+  for (Entry& e : entries) {
+    std::vector<std::byte> b(data + e.begin, data + e.end);
+    if (e.dtype == DType::Bool)
+      for (size_t i = 0; i < b.size(); ++i)
+        if (static_cast<uint8_t>(b[i]) > 1)
+          bad("tensor '" + e.name + "': BOOL element " + std::to_string(i) + " is neither 0 nor 1");
+    file.tensors.emplace(e.name, HostTensor(e.dtype, std::move(e.shape), std::move(b)));
+  }
+  return file;
+}
+
+std::vector<std::byte> encodeSafetensors(const std::map<std::string, HostTensor>& tensors,
+                                         const std::map<std::string, std::string>& metadata) {
+  nlohmann::ordered_json header = nlohmann::ordered_json::object();
+  if (!metadata.empty()) header["__metadata__"] = metadata;
+  uint64_t offset = 0;
+  for (const auto& [name, t] : tensors) {
+    if (name == "__metadata__")
+      throw Error(ErrorCode::InvalidArgument, "a tensor cannot be named __metadata__");
+    header[name] = {{"dtype", nameOf(t.dtype())},
+                    {"shape", t.shape()},
+                    {"data_offsets", {offset, offset + t.byteSize()}}};
+    offset += t.byteSize();
+  }
+  std::string text = header.dump();
+  text.append((8 - text.size() % 8) % 8, ' ');  // keeps the data buffer 8-byte aligned
+  std::vector<std::byte> out;
+  out.reserve(8 + text.size() + offset);
+  const uint64_t n = text.size();
+  for (int i = 0; i < 8; ++i) out.push_back(static_cast<std::byte>((n >> (8 * i)) & 0xff));
+  const auto* h = reinterpret_cast<const std::byte*>(text.data());
+  out.insert(out.end(), h, h + text.size());
+  for (const auto& [name, t] : tensors) out.insert(out.end(), t.bytes().begin(), t.bytes().end());
+  return out;
+}
+
+SafetensorsFile readSafetensorsFile(const std::string& path) {
+  return withContext("reading " + path, [&] { return parseSafetensors(readFileBytes(path)); });
+}
+
+std::map<std::string, HostTensor> readSafetensors(const std::string& path) {
+  return readSafetensorsFile(path).tensors;
+}
+
+void writeSafetensors(const std::string& path, const std::map<std::string, HostTensor>& tensors,
+                      const std::map<std::string, std::string>& metadata) {
+  withContext("writing " + path, [&] { writeFileAtomic(path, encodeSafetensors(tensors, metadata)); });
+}
+
+}  // namespace wgk

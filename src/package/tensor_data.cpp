@@ -1,0 +1,143 @@
+#include "package/tensor_data.h"
+
+#include <cmath>
+#include <limits>
+
+#include "wgk/error.h"
+
+namespace wgk::package {
+
+std::vector<double> parseNumberList(const Json& j, const std::string& path) {
+  readArray(j, path);
+  std::vector<double> out;
+  out.reserve(j.size());
+  for (size_t i = 0; i < j.size(); ++i) {
+    const Json& e = j[i];
+    if (e.is_number()) {
+      out.push_back(e.get<double>());
+    } else if (e.is_string() && e.get<std::string>() == "NaN") {
+      out.push_back(std::numeric_limits<double>::quiet_NaN());
+    } else if (e.is_string() && e.get<std::string>() == "Infinity") {
+      out.push_back(std::numeric_limits<double>::infinity());
+    } else if (e.is_string() && e.get<std::string>() == "-Infinity") {
+      out.push_back(-std::numeric_limits<double>::infinity());
+    } else {
+      schemaError(jsonPath(path, i),
+                  "expected a number (or \"NaN\", \"Infinity\", \"-Infinity\"), got " + e.dump());
+    }
+  }
+  return out;
+}
+
+DataSpec parseDataSpec(const Json& j, const std::string& path, const FixtureArrays& fixtures) {
+  ObjectReader r(j, path);
+  DataSpec d;
+  const std::string kind = readString(r.required("kind"), r.path("kind"));
+  if (kind == "values") {
+    d.kind = DataSpec::Kind::Values;
+    const Json& v = r.required("values");
+    if (v.is_object()) {
+      ObjectReader ref(v, r.path("values"));
+      const std::string target = readString(ref.required("$ref"), ref.path("$ref"));
+      ref.finish();
+      const std::string prefix = "#/fixtureArrays/";
+      if (!target.starts_with(prefix))
+        schemaError(ref.path("$ref"),
+                    "a $ref must look like \"#/fixtureArrays/<name>\", got \"" + target + "\"");
+      auto it = fixtures.find(target.substr(prefix.size()));
+      if (it == fixtures.end())
+        schemaError(ref.path("$ref"), "no fixture array '" + target.substr(prefix.size()) + "'");
+      d.values = it->second;
+    } else {
+      d.values = parseNumberList(v, r.path("values"));
+    }
+  } else if (kind == "fillFloat32") {
+    d.kind = DataSpec::Kind::FillFloat32;
+    d.sinStep = readNumber(r.required("sinStep"), r.path("sinStep"));
+    d.cosStep = readNumber(r.required("cosStep"), r.path("cosStep"));
+    if (auto* v = r.optional("scale")) d.scale = readNumber(*v, r.path("scale"));
+  } else if (kind == "random") {
+    d.kind = DataSpec::Kind::Random;
+    const Json& seed = r.required("seed");
+    if (!seed.is_number_integer() && !seed.is_number_unsigned())
+      schemaError(r.path("seed"), "expected an integer seed");
+    d.seed = seed.is_number_unsigned() ? seed.get<uint64_t>() : static_cast<uint64_t>(seed.get<int64_t>());
+    if (auto* v = r.optional("min")) d.min = readNumber(*v, r.path("min"));
+    if (auto* v = r.optional("max")) d.max = readNumber(*v, r.path("max"));
+    if (!(d.min <= d.max)) schemaError(path, "random data needs min <= max");
+  } else if (kind == "fill") {
+    d.kind = DataSpec::Kind::Fill;
+    d.value = parseNumberList(Json::array({r.required("value")}), r.path("value")).front();
+  } else {
+    schemaError(r.path("kind"),
+                "unknown data kind '" + kind + "' (known: values, fillFloat32, random, fill)");
+  }
+  r.finish();
+  return d;
+}
+
+double splitmixUniform(uint64_t& state) {
+  state += 0x9E3779B97F4A7C15ull;
+  uint64_t z = state;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-53;
+}
+
+uint64_t fnv1a64(std::string_view text) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+std::vector<double> generateValues(const DataSpec& spec, int64_t count) {
+  if (count < 0) throw Error(ErrorCode::InvalidArgument, "negative element count");
+  std::vector<double> out;
+  switch (spec.kind) {
+    case DataSpec::Kind::Values:
+      if (static_cast<int64_t>(spec.values.size()) != count)
+        throw Error(ErrorCode::Manifest, "data has " + std::to_string(spec.values.size()) +
+                                             " values but the shape holds " + std::to_string(count) +
+                                             " elements");
+      return spec.values;
+    case DataSpec::Kind::FillFloat32:
+      out.resize(count);
+      for (int64_t i = 0; i < count; ++i) {
+        const double x = static_cast<double>(i);
+        // Rounded through float32 as the name says (the Hub harness fills a Float32Array).
+        out[i] = static_cast<float>(spec.scale * (std::sin(x * spec.sinStep) + std::cos(x * spec.cosStep)));
+      }
+      return out;
+    case DataSpec::Kind::Random: {
+      out.resize(count);
+      uint64_t state = spec.seed;
+      for (int64_t i = 0; i < count; ++i) out[i] = spec.min + (spec.max - spec.min) * splitmixUniform(state);
+      return out;
+    }
+    case DataSpec::Kind::Fill:
+      out.assign(count, spec.value);
+      return out;
+  }
+  return out;
+}
+
+HostTensor materialize(const DataSpec& spec, DType dtype, const Shape& shape) {
+  for (int64_t d : shape)
+    if (d < 0)
+      throw Error(ErrorCode::Manifest, "negative dimension " + std::to_string(d) + " in a tensor shape");
+  const std::vector<double> v = generateValues(spec, numel(shape));
+  const bool integral = dtype != DType::Float32 && dtype != DType::Float16;
+  if (integral && spec.kind == DataSpec::Kind::Random) {
+    // Integer tensors get the floor of the uniform value, so min/max bound them as expected.
+    std::vector<double> f(v.size());
+    for (size_t i = 0; i < v.size(); ++i) f[i] = std::floor(v[i]);
+    return HostTensor::fromDoubles(dtype, shape, f);
+  }
+  return HostTensor::fromDoubles(dtype, shape, v);
+}
+
+}  // namespace wgk::package

@@ -1,0 +1,133 @@
+// Planning: a request (tensor dtypes and shapes by arg name, attributes) + a device profile ->
+// a Plan: the chosen variant, every variant's verdict, output shapes and dtypes, intermediates and
+// per pass the dispatch size, bindings, uniform bytes and (optionally) rendered WGSL. SPEC.md §3.
+//
+//   wgk::plan::Planner planner(wgk::package::Package::open(folder));
+//   wgk::plan::PlanRequest req;
+//   req.inputs["X"] = {wgk::DType::Float16, {2, 8}};
+//   wgk::plan::Plan p = planner.plan(req, profile);            // throws Error(Contract/NoVariant)
+//   std::cout << p.toJson(false).dump(2) << "\n" << p.toText(false);
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/device_profile.h"
+#include "expr/value.h"
+#include "package/package.h"
+#include "wgk/dtype.h"
+
+namespace wgk::plan {
+
+struct TensorDesc {
+  DType dtype = DType::Float32;
+  Shape shape;
+};
+
+struct PlanRequest {
+  std::map<std::string, TensorDesc> inputs;  // by args key; outputs are derived, never passed
+  std::set<std::string> absent;  // optional inputs left out explicitly (unlisted ones are absent too)
+  std::map<std::string, expr::Value> attrs;  // defaults fill the rest
+  std::string forcedVariant;                 // must be eligible, else Error(NoVariant)
+  std::string preferredVariant;              // tuning table hint: used when eligible, ignored otherwise
+};
+
+struct PlanOptions {
+  bool renderShaders = true;  // render each pass's template (needs the package's .wgsl.jinja files)
+};
+
+// Stable cache key of (dtypes, shapes, absent, attrs, forced/preferred variant, device id).
+std::string requestKey(const PlanRequest& request, const std::string& deviceId);
+
+struct VariantVerdict {
+  std::string id;
+  double priority = 0;
+  bool eligible = false;
+  bool demoted = false;
+  std::string reason;  // why ineligible or demoted; empty when eligible and not demoted
+};
+
+struct PlannedOutput {
+  std::string name;  // arg name
+  DType dtype = DType::Float32;
+  Shape shape;
+};
+
+struct PlannedIntermediate {
+  std::string id;
+  DType dtype = DType::Float32;
+  Shape shape;
+  uint64_t bytes = 0;  // may be 0: the runtime allocates at least 4 bytes
+};
+
+enum class BindingKind { Tensor, Intermediate, Uniform };
+std::string_view bindingKindName(BindingKind k);  // "tensor", "intermediate", "uniform"
+
+struct PlannedBinding {
+  uint32_t binding = 0;  // @binding(i), i = position in the binding set
+  std::string name;      // WGSL variable name
+  BindingKind kind = BindingKind::Tensor;
+  std::string resource;  // the arg name (Tensor) or intermediate id (Intermediate)
+  package::BufferType type = package::BufferType::ReadOnlyStorage;
+  std::string elementType;                                    // resolved WGSL element type (storage)
+  std::optional<int64_t> length;                              // fixed array length (storage)
+  std::string structName;                                     // uniform struct name
+  std::vector<std::pair<std::string, expr::Value>> uniforms;  // field -> value (uniform)
+  std::vector<std::string> uniformTypes;                      // field WGSL types, same order
+  std::vector<uint8_t> uniformBytes;                          // packed, padded to 16 (uniform)
+};
+
+struct PlannedPass {
+  std::string id, name, shader;
+  std::array<uint64_t, 3> workgroups{0, 0, 0};  // as the manifest asks, before folding
+  std::array<uint32_t, 3> dispatch{0, 0, 0};    // what to dispatch (folded into y above the limit)
+  bool folded = false;
+  bool skipped = false;  // a zero count: nothing to run
+  std::vector<PlannedBinding> bindings;
+  std::string declarations;  // generated WGSL resource declarations
+  std::string wgsl;          // rendered shader (empty when not rendered)
+};
+
+struct Plan {
+  std::string package;  // "ai.onnx.RMSNormalization"
+  std::string variant;
+  std::string selectedBy;  // "priority", "forced" or "tuning"
+  std::vector<VariantVerdict> variants;
+  std::vector<PlannedOutput> outputs;
+  std::vector<PlannedIntermediate> intermediates;
+  std::vector<PlannedPass> passes;
+
+  const PlannedOutput* findOutput(std::string_view name) const;
+  package::Json toJson(bool withWgsl = false) const;
+  std::string toText(bool withWgsl = false) const;
+};
+
+// Holds a package and plans requests against it; thread-safe (plan() is const; templates are
+// cached by the package).
+class Planner {
+ public:
+  explicit Planner(std::shared_ptr<const package::Package> package);
+  const package::Package& package() const { return *package_; }
+  Plan plan(const PlanRequest& request, const DeviceProfile& device, const PlanOptions& options = {}) const;
+
+ private:
+  std::shared_ptr<const package::Package> package_;
+};
+
+// WGSL declarations of one binding set (exposed for tests and docs).
+std::string resourceDeclarations(const std::vector<PlannedBinding>& bindings);
+// Packs 4-byte u32/i32/f32 fields in order, zero-padded to a multiple of 16 bytes. A u32 must be
+// an integer in [0, 2^32), an i32 in [-2^31, 2^31), an f32 a number; otherwise Error(Contract).
+std::vector<uint8_t> packUniforms(const std::vector<package::UniformField>& fields,
+                                  const std::vector<expr::Value>& values, const std::string& structName);
+// Folding of one dispatch: returns {x, y, z}; Error(Unsupported) when it cannot fit.
+std::array<uint32_t, 3> foldDispatch(uint64_t x, uint64_t z, uint64_t maxPerDimension,
+                                     bool* folded = nullptr);
+
+}  // namespace wgk::plan

@@ -1,0 +1,264 @@
+// The mechanical parts of a plan: WGSL declarations, uniform packing, dispatch folding, the JSON
+// and text forms, and the request key.
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "plan/plan_internal.h"
+#include "wgk/error.h"
+
+namespace wgk::plan {
+
+using package::BufferType;
+using package::Json;
+
+std::string_view bindingKindName(BindingKind k) {
+  switch (k) {
+    case BindingKind::Tensor:
+      return "tensor";
+    case BindingKind::Intermediate:
+      return "intermediate";
+    case BindingKind::Uniform:
+      return "uniform";
+  }
+  return "?";
+}
+
+std::string resourceDeclarations(const std::vector<PlannedBinding>& bindings) {
+  std::string out;
+  for (const auto& b : bindings) {
+    if (b.type == BufferType::Uniform) {
+      out += "struct " + b.structName + " {";
+      for (size_t i = 0; i < b.uniforms.size(); ++i) {
+        out += " " + b.uniforms[i].first + " : " + b.uniformTypes[i] + ",";
+      }
+      out += " };\n";
+      out += fmt::format("@group(0) @binding({}) var<uniform> {} : {};\n", b.binding, b.name, b.structName);
+    } else {
+      const char* access = b.type == BufferType::Storage ? "read_write" : "read";
+      const std::string array = b.length ? fmt::format("array<{}, {}>", b.elementType, *b.length)
+                                         : fmt::format("array<{}>", b.elementType);
+      out +=
+          fmt::format("@group(0) @binding({}) var<storage, {}> {} : {};\n", b.binding, access, b.name, array);
+    }
+  }
+  return out;
+}
+
+std::vector<uint8_t> packUniforms(const std::vector<package::UniformField>& fields,
+                                  const std::vector<expr::Value>& values, const std::string& structName) {
+  std::vector<uint8_t> bytes;
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const auto& f = fields[i];
+    const expr::Value& v = values.at(i);
+    const std::string what = structName + "." + f.name + " (" + f.type + ")";
+    uint32_t word = 0;
+    if (f.type == "f32") {
+      if (v.isBool() || !v.isNumber())
+        throw Error(ErrorCode::Contract, what + " must be a number, got " + v.repr());
+      const double d = v.asNumber();
+      if (std::isnan(d)) throw Error(ErrorCode::Contract, what + " is NaN");
+      const float x = static_cast<float>(d);
+      std::memcpy(&word, &x, 4);
+    } else {
+      int64_t n = 0;
+      try {
+        n = detail::valueToInt(v, what);
+      } catch (const Error& e) {
+        throw Error(ErrorCode::Contract, e.message());
+      }
+      if (f.type == "u32") {
+        if (n < 0 || n > 0xFFFFFFFFll)
+          throw Error(ErrorCode::Contract,
+                      what + " = " + std::to_string(n) + " does not fit a u32 [0, 2^32)");
+        word = static_cast<uint32_t>(n);
+      } else {
+        if (n < INT32_MIN || n > INT32_MAX)
+          throw Error(ErrorCode::Contract, what + " = " + std::to_string(n) + " does not fit an i32");
+        const int32_t s = static_cast<int32_t>(n);
+        std::memcpy(&word, &s, 4);
+      }
+    }
+    for (int b = 0; b < 4; ++b) bytes.push_back(static_cast<uint8_t>(word >> (8 * b)));  // little endian
+  }
+  while (bytes.size() % 16 != 0 || bytes.empty()) bytes.push_back(0);
+  return bytes;
+}
+
+std::array<uint32_t, 3> foldDispatch(uint64_t x, uint64_t z, uint64_t maxDim, bool* folded) {
+  if (maxDim == 0) throw Error(ErrorCode::Unsupported, "device reports maxComputeWorkgroupsPerDimension 0");
+  if (folded) *folded = false;
+  if (z > maxDim)
+    throw Error(ErrorCode::Unsupported,
+                fmt::format("dispatch z = {} exceeds maxComputeWorkgroupsPerDimension {}", z, maxDim));
+  uint64_t y = 1;
+  if (x > maxDim) {
+    // The shader rebuilds the linear index as wg.x + wg.y * num_workgroups.x.
+    y = (x + maxDim - 1) / maxDim;
+    x = maxDim;
+    if (folded) *folded = true;
+    if (y > maxDim)
+      throw Error(ErrorCode::Unsupported,
+                  fmt::format("dispatch of {} workgroups does not fit even folded: y = {} exceeds "
+                              "maxComputeWorkgroupsPerDimension {}",
+                              x * y, y, maxDim));
+  }
+  return {static_cast<uint32_t>(x), static_cast<uint32_t>(y), static_cast<uint32_t>(z)};
+}
+
+const PlannedOutput* Plan::findOutput(std::string_view name) const {
+  for (const auto& o : outputs)
+    if (o.name == name) return &o;
+  return nullptr;
+}
+
+namespace {
+Json shapeJson(const Shape& s) {
+  Json j = Json::array();
+  for (int64_t d : s) j.push_back(d);
+  return j;
+}
+std::string hex(const std::vector<uint8_t>& bytes) {
+  std::string out;
+  for (uint8_t b : bytes) out += fmt::format("{:02x}", b);
+  return out;
+}
+Json valueJson(const expr::Value& v) {
+  if (v.isBool()) return v.asBool();
+  if (v.isInt()) return v.asInt();
+  if (v.isFloat()) return v.asNumber();
+  if (v.isString()) return v.asString();
+  return v.repr();
+}
+}  // namespace
+
+Json Plan::toJson(bool withWgsl) const {
+  Json j = Json::object();
+  j["package"] = package;
+  j["variant"] = variant;
+  j["selectedBy"] = selectedBy;
+  Json vs = Json::array();
+  for (const auto& v : variants)
+    vs.push_back({{"id", v.id},
+                  {"priority", v.priority},
+                  {"eligible", v.eligible},
+                  {"demoted", v.demoted},
+                  {"reason", v.reason}});
+  j["variants"] = vs;
+  Json outs = Json::object();
+  for (const auto& o : outputs)
+    outs[o.name] = {{"dtype", std::string(dtypeName(o.dtype))}, {"shape", shapeJson(o.shape)}};
+  j["outputs"] = outs;
+  Json inter = Json::array();
+  for (const auto& i : intermediates)
+    inter.push_back({{"id", i.id},
+                     {"dtype", std::string(dtypeName(i.dtype))},
+                     {"shape", shapeJson(i.shape)},
+                     {"bytes", i.bytes}});
+  j["intermediates"] = inter;
+  Json passesJ = Json::array();
+  for (const auto& p : passes) {
+    Json pj = Json::object();
+    pj["id"] = p.id;
+    pj["name"] = p.name;
+    pj["shader"] = p.shader;
+    pj["dispatch"] = {p.dispatch[0], p.dispatch[1], p.dispatch[2]};
+    pj["workgroups"] = {p.workgroups[0], p.workgroups[1], p.workgroups[2]};
+    pj["folded"] = p.folded;
+    pj["skipped"] = p.skipped;
+    Json bs = Json::array();
+    Json uniforms = Json::object();
+    std::string uniformBytes;
+    for (const auto& b : p.bindings) {
+      Json bj = {{"binding", b.binding},
+                 {"name", b.name},
+                 {"kind", std::string(bindingKindName(b.kind))},
+                 {"type", std::string(package::bufferTypeName(b.type))}};
+      if (b.kind == BindingKind::Tensor) bj["arg"] = b.resource;
+      if (b.kind == BindingKind::Intermediate) bj["intermediate"] = b.resource;
+      if (b.kind == BindingKind::Uniform) {
+        bj["struct"] = b.structName;
+        bj["bytes"] = hex(b.uniformBytes);
+        for (const auto& [k, v] : b.uniforms) uniforms[k] = valueJson(v);
+        uniformBytes += hex(b.uniformBytes);
+      } else {
+        bj["elementType"] = b.elementType;
+        if (b.length) bj["length"] = *b.length;
+      }
+      bs.push_back(bj);
+    }
+    pj["bindings"] = bs;
+    pj["uniforms"] = uniforms;
+    pj["uniformBytes"] = uniformBytes;
+    if (withWgsl) pj["wgsl"] = p.wgsl;
+    passesJ.push_back(pj);
+  }
+  j["passes"] = passesJ;
+  return j;
+}
+
+std::string Plan::toText(bool withWgsl) const {
+  std::string out =
+      fmt::format("package {}\nvariant {} (selected by {})\n\nvariants:\n", package, variant, selectedBy);
+  for (const auto& v : variants) {
+    const char* mark = v.id == variant ? "*" : " ";
+    std::string verdict = !v.eligible ? "ineligible: " + v.reason
+                          : v.demoted ? "eligible, " + v.reason
+                                      : "eligible";
+    out += fmt::format(" {} {:<24} priority {:<6} {}\n", mark, v.id, v.priority, verdict);
+  }
+  out += "\noutputs:\n";
+  for (const auto& o : outputs)
+    out += fmt::format("  {} : {} {}\n", o.name, dtypeName(o.dtype), detail::shapeText(o.shape));
+  if (!intermediates.empty()) {
+    out += "\nintermediates:\n";
+    for (const auto& i : intermediates)
+      out += fmt::format("  {} : {} {} ({} bytes)\n", i.id, dtypeName(i.dtype), detail::shapeText(i.shape),
+                         i.bytes);
+  }
+  for (const auto& p : passes) {
+    out += fmt::format("\npass {} ({}), shader {}\n", p.id, p.name, p.shader);
+    if (p.skipped) {
+      out += fmt::format("  dispatch: skipped (zero workgroups: {} x {} x {})\n", p.workgroups[0],
+                         p.workgroups[1], p.workgroups[2]);
+    } else {
+      out += fmt::format("  dispatch: {} x {} x {}", p.dispatch[0], p.dispatch[1], p.dispatch[2]);
+      if (p.folded) out += fmt::format(" (folded from {} workgroups in x)", p.workgroups[0]);
+      out += "\n";
+    }
+    for (const auto& b : p.bindings) {
+      out += fmt::format("  @binding({}) {} : {} ", b.binding, b.name, package::bufferTypeName(b.type));
+      if (b.kind == BindingKind::Uniform) {
+        out += b.structName + " {";
+        for (size_t i = 0; i < b.uniforms.size(); ++i)
+          out += (i ? ", " : " ") + b.uniforms[i].first + " = " + b.uniforms[i].second.repr();
+        out += " } bytes " + hex(b.uniformBytes) + "\n";
+      } else {
+        out += fmt::format("array<{}{}> <- {} {}\n", b.elementType,
+                           b.length ? ", " + std::to_string(*b.length) : "", bindingKindName(b.kind),
+                           b.resource);
+      }
+    }
+    if (withWgsl) out += "  wgsl:\n" + (p.wgsl.empty() ? std::string("    (not rendered)\n") : p.wgsl + "\n");
+  }
+  return out;
+}
+
+std::string requestKey(const PlanRequest& r, const std::string& deviceId) {
+  // Unambiguous: every part is length- or delimiter-framed; attrs are sorted by name (std::map).
+  std::string k = "dev=" + std::to_string(deviceId.size()) + ":" + deviceId;
+  for (const auto& [name, t] : r.inputs) {
+    k += "|in " + name + "=" + std::string(dtypeName(t.dtype)) + "[";
+    for (int64_t d : t.shape) k += std::to_string(d) + ",";
+    k += "]";
+  }
+  for (const auto& a : r.absent) k += "|absent " + a;
+  for (const auto& [name, v] : r.attrs)
+    k += "|attr " + name + "=" + std::string(v.kindName()) + ":" + v.repr();
+  if (!r.forcedVariant.empty()) k += "|force " + r.forcedVariant;
+  if (!r.preferredVariant.empty()) k += "|prefer " + r.preferredVariant;
+  return k;
+}
+
+}  // namespace wgk::plan

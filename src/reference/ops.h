@@ -1,0 +1,42 @@
+// CPU references for the embedded kernels' ops, written from the specification (SPEC.md §6) and
+// the shared numeric contract, with exact binary16 rounding. They define the expected outputs that
+// `wgk test` compares GPU results with, so they favour accuracy: math in double, one rounding to
+// the output dtype, except where the contract fixes an intermediate rounding (f16 sums/products).
+// Bad shapes or dtypes throw Error(Contract) naming the tensor and the rule.
+//
+//   wgk::HostTensor y = wgk::reference::fastGelu(x, &bias);
+//   auto [out1, out2] = wgk::reference::gemmaRotaryEmbedding(emb, q, qRot, k, kRot);
+#pragma once
+
+#include <cstdint>
+#include <utility>
+
+#include "wgk/tensor.h"
+
+namespace wgk::reference {
+
+// com.microsoft.FastGelu. X float32 or float16 (rank >= 1 when a bias is given); bias same dtype,
+// 1-D, length = X's last dim. xb = X + bias rounded to X's dtype (for f16: f16(f32(x) + f32(b)));
+// y = 0.5 xb (1 + tanh(0.7978845608 xb + 0.0356774081 xb^3)), evaluated in double in the equivalent
+// form xb / (1 + exp(-2 (..))) (no cancellation for negative xb, no overflow for large |xb|), then
+// rounded to X's dtype. Finite inputs never give NaN; x = +inf gives +inf, x = -inf and NaN give NaN.
+HostTensor fastGelu(const HostTensor& x, const HostTensor* bias);
+
+// ai.onnx.RMSNormalization (opset 23). X: T, scale: V (each float32 or float16); scale broadcasts
+// unidirectionally (numpy rules, trailing-aligned) to X; axis in [-rank, rank); stashType 1 or 10;
+// epsilon is used as a float32 (ONNX float attribute). Output has X's shape and scale's dtype.
+//  stashType 1: per row (dims axis..rank-1): rms = sqrt(mean(x^2) + eps) in double;
+//    n = T(x / rms); y = V(f32(n) * f32(scale)) with the product rounded to f32 first.
+//  stashType 10 (serial f16): xh = f16(x); acc = f16(acc + f16(xh*xh)) in index order;
+//    mean = f16(acc / f16(N)); d = f16(sqrt(f16(mean + f16(eps)))); n = f16(xh / d); y as above.
+HostTensor rmsNormalization(const HostTensor& x, const HostTensor& scale, int64_t axis, double epsilon,
+                            int64_t stashType);
+
+// com.microsoft.GemmaRotaryEmbedding. emb float32 [b, s, d]; q, qRot, k, kRot float16 [b, h, s, d].
+// c = f16(cos(emb)), s = f16(sin(emb)) from the float32 angle (cos/sin in double, accurate for any
+// angle); out1 = f16(f16(q c) + f16(qRot s)), out2 = f16(f16(k c) + f16(kRot s)).
+std::pair<HostTensor, HostTensor> gemmaRotaryEmbedding(const HostTensor& emb, const HostTensor& q,
+                                                       const HostTensor& qRot, const HostTensor& k,
+                                                       const HostTensor& kRot);
+
+}  // namespace wgk::reference

@@ -1,0 +1,30 @@
+// The CPU references by op id, with the manifests' argument names: what `wgk test` calls when a
+// test case has no expected data.
+//
+//   auto out = wgk::reference::runReference("ai.onnx.RMSNormalization",
+//                                           {{"x", x}, {"scale", scale}}, {{"axis", -1}});
+//   wgk::HostTensor y = out.at("y");
+//
+// Ops and names: "com.microsoft.FastGelu" X, bias? -> Y; "ai.onnx.RMSNormalization" x, scale -> y
+// (attrs axis = -1, epsilon = 1e-05, stash_type = 1); "com.microsoft.GemmaRotaryEmbedding" embT,
+// qT, qRotT, kT, kRotT -> output1T, output2T. Unknown op: Error(NotFound) listing the known ones.
+// Unknown or missing inputs, unknown attributes, non-integral integer attributes: Error(Contract).
+#pragma once
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wgk/tensor.h"
+
+namespace wgk::reference {
+
+std::vector<std::string> referenceOpIds();  // sorted
+bool hasReference(std::string_view opId);
+
+std::map<std::string, HostTensor> runReference(std::string_view opId,
+                                               const std::map<std::string, HostTensor>& inputsByArgName,
+                                               const std::map<std::string, double>& attrs);
+
+}  // namespace wgk::reference

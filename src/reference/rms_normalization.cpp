@@ -1,0 +1,97 @@
+#include <cmath>
+
+#include "reference/checks.h"
+#include "reference/ops.h"
+
+namespace wgk::reference {
+using namespace detail;
+namespace {
+constexpr std::string_view kOp = "RMSNormalization";
+
+// For each element of X (C order), the index of the scale element it uses under numpy broadcasting.
+std::vector<size_t> broadcastIndex(const Shape& xs, const Shape& ss) {
+  const size_t r = xs.size(), sr = ss.size();
+  std::vector<int64_t> stride(r, 0);  // stride of scale along each X dim; 0 where broadcast
+  int64_t st = 1;
+  for (size_t j = 0; j < sr; ++j) {
+    const size_t sd = sr - 1 - j, xd = r - 1 - j;
+    if (ss[sd] != 1) stride[xd] = st;
+    st *= ss[sd];
+  }
+  std::vector<size_t> out(static_cast<size_t>(numel(xs)));
+  for (size_t i = 0; i < out.size(); ++i) {
+    int64_t rem = static_cast<int64_t>(i), idx = 0;
+    for (size_t d = r; d-- > 0;) {
+      idx += (rem % xs[d]) * stride[d];
+      rem /= xs[d];
+    }
+    out[i] = static_cast<size_t>(idx);
+  }
+  return out;
+}
+}  // namespace
+
+HostTensor rmsNormalization(const HostTensor& x, const HostTensor& scale, int64_t axis, double epsilon,
+                            int64_t stashType) {
+  requireFloat(kOp, "X", x);
+  requireFloat(kOp, "scale", scale);
+  const Shape& xs = x.shape();
+  const Shape& ss = scale.shape();
+  const int64_t r = static_cast<int64_t>(xs.size());
+  if (r < 1) contractError(kOp, "X must have rank >= 1 (got a scalar)");
+  if (axis < -r || axis >= r)
+    contractError(kOp, "axis " + std::to_string(axis) + " is out of range for X of rank " +
+                           std::to_string(r) + " (allowed: " + std::to_string(-r) + " .. " +
+                           std::to_string(r - 1) + ")");
+  if (stashType != 1 && stashType != 10)
+    contractError(kOp, "stash_type " + std::to_string(stashType) + " is not supported (allowed: 1, 10)");
+  bool broadcastOk = ss.size() <= xs.size();
+  for (size_t j = 0; broadcastOk && j < ss.size(); ++j) {
+    const int64_t s = ss[ss.size() - 1 - j], d = xs[xs.size() - 1 - j];
+    broadcastOk = s == d || s == 1;
+  }
+  if (!broadcastOk)
+    contractError(kOp, "scale shape " + shapeText(ss) + " does not broadcast unidirectionally to X shape " +
+                           shapeText(xs));
+
+  const size_t a = static_cast<size_t>(axis < 0 ? axis + r : axis);
+  int64_t rows = 1, n = 1;
+  for (size_t d = 0; d < xs.size(); ++d) (d < a ? rows : n) *= xs[d];
+  const DType T = x.dtype();
+  const std::vector<double> xv = x.toDoubles();
+  const std::vector<double> sv = scale.toDoubles();
+  const std::vector<size_t> sIdx = broadcastIndex(xs, ss);
+  // ONNX float attributes are float32: the kernels see epsilon as f32.
+  const float eps = static_cast<float>(epsilon);
+  std::vector<double> y(xv.size());
+
+  for (int64_t row = 0; row < rows && n > 0; ++row) {
+    const size_t base = static_cast<size_t>(row * n);
+    auto finish = [&](size_t i, double normalized) {
+      const float nT = static_cast<float>(roundTo(T, normalized));      // Cast<T>(n)
+      y[i] = static_cast<float>(nT * static_cast<float>(sv[sIdx[i]]));  // f32 product, then V below
+    };
+    if (stashType == 1) {
+      double sumSq = 0;  // exact enough: f16 inputs up to 65504 cannot overflow a double
+      for (int64_t j = 0; j < n; ++j) sumSq += xv[base + j] * xv[base + j];
+      const double rms = std::sqrt(sumSq / static_cast<double>(n) + static_cast<double>(eps));
+      for (int64_t j = 0; j < n; ++j) finish(base + j, xv[base + j] / rms);
+    } else {
+      // stash_f16_serial: every step rounded to f16, in index order (overflow to inf is intended).
+      float acc = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        const float xh = f16(static_cast<float>(xv[base + j]));
+        acc = f16(acc + f16(xh * xh));
+      }
+      const float mean = f16(acc / f16(static_cast<float>(n)));
+      const float d = f16(std::sqrt(f16(mean + f16(eps))));
+      for (int64_t j = 0; j < n; ++j) {
+        const float xh = f16(static_cast<float>(xv[base + j]));
+        finish(base + j, f16(xh / d));
+      }
+    }
+  }
+  return HostTensor::fromDoubles(scale.dtype(), xs, y);  // V(...): exact from the f32 product
+}
+
+}  // namespace wgk::reference

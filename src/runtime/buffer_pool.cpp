@@ -1,0 +1,66 @@
+#include "runtime/buffer_pool.h"
+
+#include <bit>
+
+namespace wgk::runtime {
+
+uint64_t BufferPool::roundSize(uint64_t size) {
+  if (size <= 256) return 256;
+  if (size <= (64u << 10)) return (size + 255) & ~uint64_t{255};
+  const uint64_t step = std::bit_floor(size) / 8;  // at most 12.5% slack for large buffers
+  return (size + step - 1) / step * step;
+}
+
+gpu::Buffer BufferPool::acquire(uint64_t size, gpu::BufferUsage usage) {
+  const Key key{roundSize(size), static_cast<uint32_t>(usage)};
+  {
+    std::lock_guard lock(mutex_);
+    overflow_.clear();
+    auto it = idle_.find(key);
+    if (it != idle_.end() && !it->second.empty()) {
+      gpu::Buffer b = std::move(it->second.back());
+      it->second.pop_back();
+      idleBytes_ -= b.size();
+      return b;
+    }
+  }
+  return device_.createBuffer(key.first, usage, "wgk pooled buffer");
+}
+
+void BufferPool::release(gpu::Buffer buffer) {
+  if (!buffer) return;
+  std::lock_guard lock(mutex_);
+  if (idleBytes_ + buffer.size() > capacity_) {
+    overflow_.push_back(std::move(buffer));
+    return;
+  }
+  const Key key{buffer.size(), static_cast<uint32_t>(buffer.usage())};
+  idleBytes_ += buffer.size();
+  idle_[key].push_back(std::move(buffer));
+}
+
+void BufferPool::trim() {
+  std::lock_guard lock(mutex_);
+  overflow_.clear();
+}
+
+void BufferPool::clear() {
+  std::lock_guard lock(mutex_);
+  overflow_.clear();
+  idle_.clear();
+  idleBytes_ = 0;
+}
+
+uint64_t BufferPool::idleBuffers() const {
+  std::lock_guard lock(mutex_);
+  uint64_t n = 0;
+  for (const auto& [k, v] : idle_) n += v.size();
+  return n;
+}
+
+uint64_t BufferPool::idleBytes() const {
+  std::lock_guard lock(mutex_);
+  return idleBytes_;
+}
+
+}  // namespace wgk::runtime

@@ -1,0 +1,68 @@
+#include "runtime/package_loader.h"
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "hub/resolver.h"
+#include "wgk/error.h"
+
+namespace fs = std::filesystem;
+
+namespace wgk::runtime {
+
+bool looksLikePath(const std::string& text) {
+  if (text.empty()) return false;
+  if (text[0] == '/' || text[0] == '.' || text[0] == '~') return true;
+  std::error_code ec;
+  return fs::is_directory(text, ec);
+}
+
+std::string embeddedPackagesRoot(const std::string& configured) {
+  if (!configured.empty()) return configured;
+  if (const char* env = std::getenv("WGK_PACKAGES"); env && *env) return env;
+  std::error_code ec;
+  for (const char* candidate : {WGK_DEFAULT_PACKAGES_DIR, WGK_INSTALLED_PACKAGES_DIR})
+    if (fs::is_directory(candidate, ec)) return candidate;
+  return WGK_DEFAULT_PACKAGES_DIR;
+}
+
+hub::HubOptions hubOptionsFor(const RuntimeOptions& options) {
+  hub::HubOptions h;
+  h.endpoint = options.endpoint;
+  h.cacheDir = options.cacheDir;
+  h.embeddedRoot = embeddedPackagesRoot(options.packagesDir);
+  h.lockFile = options.lockFile;
+  h.offline = options.offline;
+  h.trustRemoteCode = options.trustRemoteCode;
+  return h;
+}
+
+LoadedPackage loadPackage(const std::string& repoOrPath, const LoadOptions& load, const hub::HubOptions& hub) {
+  LoadedPackage out;
+  if (looksLikePath(repoOrPath)) {
+    if (load.version || load.revision)
+      throw Error(ErrorCode::InvalidArgument,
+                  "'" + repoOrPath + "' is a folder: --version/--revision apply only to repo ids");
+    out.package = package::Package::open(repoOrPath);
+    out.source.repo = repoOrPath;
+    out.source.requested = "path";
+    out.source.revision = "";
+    out.source.origin = "path";
+    out.source.folder = out.package->rootDir().string();
+  } else {
+    hub::ResolvedPackage r = withContext("resolving package " + repoOrPath, [&] {
+      return hub::resolvePackage(repoOrPath, hub::PackageRequest::make(load.version, load.revision), hub);
+    });
+    out.package = withContext("opening package " + r.repo.str(), [&] { return package::Package::open(r.folder.string()); });
+    out.source.repo = r.repo.str();
+    out.source.requested = r.requested.gitRev();
+    out.source.revision = r.displayRevision();
+    out.source.origin = r.via;
+    if (r.source == hub::PackageOrigin::Lock) out.source.origin = "lock";
+    out.source.folder = r.folder.string();
+  }
+  out.source.opId = out.package->manifest().id();
+  return out;
+}
+
+}  // namespace wgk::runtime

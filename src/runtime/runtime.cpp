@@ -1,0 +1,158 @@
+// wgk::Runtime: owns (or wraps) the device, the caches and the loaded kernels.
+#include <cstdlib>
+#include <cstring>
+
+#include "runtime/package_loader.h"
+#include "runtime/runtime_impl.h"
+#include "wgk/error.h"
+
+namespace wgk {
+namespace {
+constexpr gpu::BufferUsage kTensorUsage =
+    gpu::BufferUsage::Storage | gpu::BufferUsage::CopySrc | gpu::BufferUsage::CopyDst;
+
+// Idle pooled memory: a quarter of the largest buffer the device allows, at most 1 GiB.
+uint64_t poolCapacity(const DeviceProfile& p) {
+  uint64_t maxBuffer = p.limits.count("maxBufferSize") ? p.limits.at("maxBufferSize") : (256ull << 20);
+  return std::min<uint64_t>(maxBuffer / 4, 1ull << 30);
+}
+
+std::optional<runtime::TuningTable> loadTuning(const RuntimeOptions& o, const DeviceProfile& profile) {
+  std::string path = o.tuningFile;
+  if (path.empty())
+    if (const char* env = std::getenv("WGK_TUNING"); env && *env) path = env;
+  if (path.empty()) return std::nullopt;
+  runtime::TuningTable t = runtime::TuningTable::load(path);
+  if (!t.matchesDevice(profile))
+    throw Error(ErrorCode::InvalidArgument, "tuning file '" + path + "' was measured on another device (" +
+                                                t.deviceKey + "), not on " + runtime::TuningTable::deviceKeyOf(profile));
+  return t;
+}
+}  // namespace
+
+uint64_t tensorBytes(DType dtype, const Shape& shape) {
+  return static_cast<uint64_t>(numel(shape)) * dtypeBytes(dtype);
+}
+
+DeviceTensorImpl::~DeviceTensorImpl() {
+  if (auto pool = pool_.lock()) pool->release(std::move(buffer));
+}
+
+RuntimeImpl::RuntimeImpl(gpu::Device device, RuntimeOptions options)
+    : device_(std::move(device)),
+      options_(std::move(options)),
+      hubOptions_(runtime::hubOptionsFor(options_)),
+      tuning_(loadTuning(options_, device_.profile())),
+      pool_(std::make_shared<runtime::BufferPool>(device_, poolCapacity(device_.profile()))),
+      pipelines_(device_) {}
+
+RuntimeImpl::~RuntimeImpl() {
+  std::lock_guard lock(gpuMutex_);
+  kernels_.clear();
+  pool_->clear();
+}
+
+Kernel RuntimeImpl::load(const std::string& repoOrPath, const LoadOptions& options) {
+  runtime::LoadedPackage loaded = runtime::loadPackage(repoOrPath, options, hubOptions_);
+  const std::string key = loaded.source.folder + "@" + loaded.source.revision;
+  std::lock_guard lock(kernelsMutex_);
+  auto& slot = kernels_[key];
+  if (!slot) slot = std::make_shared<KernelImpl>(*this, std::move(loaded.package), std::move(loaded.source));
+  Kernel k;
+  k.impl_ = slot;
+  return k;
+}
+
+DeviceTensor RuntimeImpl::wrapBuffer(gpu::Buffer buffer, DType dtype, const Shape& shape) {
+  DeviceTensor t;
+  t.view_ = GpuTensor{buffer.handle(), dtype, shape, 0};
+  t.owner_ = std::make_shared<DeviceTensorImpl>(std::move(buffer), pool_);
+  return t;
+}
+
+DeviceTensor RuntimeImpl::allocate(DType dtype, const Shape& shape) {
+  for (int64_t d : shape)
+    if (d < 0) throw Error(ErrorCode::InvalidArgument, "cannot allocate a tensor with a negative dimension");
+  std::lock_guard lock(gpuMutex_);
+  return wrapBuffer(pool_->acquire(tensorBytes(dtype, shape), kTensorUsage), dtype, shape);
+}
+
+DeviceTensor RuntimeImpl::upload(const HostTensor& tensor) {
+  DeviceTensor t = allocate(tensor.dtype(), tensor.shape());
+  if (tensor.byteSize() > 0) {
+    std::lock_guard lock(gpuMutex_);
+    device_.write(t.view().buffer, 0, tensor.bytes().data(), tensor.byteSize());
+  }
+  return t;
+}
+
+void RuntimeImpl::checkGpuTensor(const std::string& name, const GpuTensor& t) {
+  if (!t.buffer) throw Error(ErrorCode::InvalidArgument, "GPU tensor '" + name + "' has no buffer");
+  if (t.offset % 4 != 0)
+    throw Error(ErrorCode::InvalidArgument, "GPU tensor '" + name + "' has offset " + std::to_string(t.offset) +
+                                                ", not a multiple of 4");
+  for (int64_t d : t.shape)
+    if (d < 0) throw Error(ErrorCode::InvalidArgument, "GPU tensor '" + name + "' has a negative dimension");
+  const uint64_t need = t.offset + tensorBytes(t.dtype, t.shape);
+  const uint64_t have = gpu::bufferSize(t.buffer);
+  if (need > have)
+    throw Error(ErrorCode::InvalidArgument, "GPU tensor '" + name + "' needs " + std::to_string(need) +
+                                                " bytes (offset + elements x dtype size), its buffer has " +
+                                                std::to_string(have));
+}
+
+HostTensor RuntimeImpl::download(const GpuTensor& t) {
+  checkGpuTensor("download", t);
+  HostTensor out(t.dtype, t.shape);
+  if (out.byteSize() == 0) return out;
+  std::lock_guard lock(gpuMutex_);
+  device_.read(t.buffer, t.offset, out.bytes().data(), out.byteSize());
+  return out;
+}
+
+void RuntimeImpl::waitIdle() {
+  std::lock_guard lock(gpuMutex_);
+  device_.waitIdle();
+}
+
+CacheStats RuntimeImpl::cacheStats() const {
+  CacheStats s;
+  s.shaderModulesCompiled = const_cast<runtime::PipelineCache&>(pipelines_).compiled();
+  s.pipelineHits = const_cast<runtime::PipelineCache&>(pipelines_).hits();
+  s.planHits = planHits;
+  s.planMisses = planMisses;
+  s.bindGroupHits = bindGroupHits;
+  s.bindGroupMisses = bindGroupMisses;
+  s.pooledBuffers = pool_->idleBuffers();
+  return s;
+}
+
+// ---- public facade -------------------------------------------------------------------------
+
+Runtime::Runtime(std::unique_ptr<RuntimeImpl> impl) : impl_(std::move(impl)) {}
+Runtime::~Runtime() = default;
+
+std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
+  RuntimeOptions o = options;
+  if (const char* env = std::getenv("WGK_OFFLINE"); env && (!std::strcmp(env, "1") || !std::strcmp(env, "true")))
+    o.offline = true;
+  gpu::Device device = gpu::Device::create(o.device);
+  return std::shared_ptr<Runtime>(new Runtime(std::make_unique<RuntimeImpl>(std::move(device), std::move(o))));
+}
+
+std::shared_ptr<Runtime> Runtime::createForDevice(WGPUDevice device, const RuntimeOptions& options) {
+  if (!device) throw Error(ErrorCode::InvalidArgument, "createForDevice: the WGPUDevice is null");
+  return std::shared_ptr<Runtime>(new Runtime(std::make_unique<RuntimeImpl>(gpu::Device::wrap(device), options)));
+}
+
+Kernel Runtime::load(const std::string& repoOrPath, const LoadOptions& options) {
+  return impl_->load(repoOrPath, options);
+}
+DeviceTensor Runtime::allocate(DType dtype, const Shape& shape) { return impl_->allocate(dtype, shape); }
+DeviceTensor Runtime::upload(const HostTensor& tensor) { return impl_->upload(tensor); }
+HostTensor Runtime::download(const GpuTensor& tensor) { return impl_->download(tensor); }
+void Runtime::waitIdle() { impl_->waitIdle(); }
+const DeviceProfile& Runtime::device() const { return impl_->profile(); }
+CacheStats Runtime::cacheStats() const { return impl_->cacheStats(); }
+
+}  // namespace wgk

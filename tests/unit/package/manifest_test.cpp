@@ -1,0 +1,151 @@
+// Manifest parsing: the three seeds load unchanged; schema errors name their JSON path.
+#include <gtest/gtest.h>
+
+#include "package/manifest.h"
+#include "wgk/error.h"
+
+using namespace wgk;
+using namespace wgk::package;
+
+namespace {
+const std::string kSeeds = WGK_SEEDS_DIR;
+
+Json seed(const std::string& name) {
+  return readJsonFile(kSeeds + "/" + name + ".manifest.json");
+}
+
+// Expects parseManifest to fail with Error(Manifest) whose text contains every fragment.
+void expectSchemaError(const Json& j, std::initializer_list<std::string> fragments) {
+  try {
+    parseManifest(j);
+    FAIL() << "expected a schema error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Manifest) << e.what();
+    for (const auto& f : fragments)
+      EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << "missing '" << f << "' in:\n"
+                                                                  << e.what();
+  }
+}
+}  // namespace
+
+TEST(Manifest, RmsSeedLoads) {
+  Manifest m = loadManifest(kSeeds + "/ai.onnx.RMSNormalization.manifest.json");
+  EXPECT_EQ(m.id(), "ai.onnx.RMSNormalization");
+  EXPECT_EQ(m.sinceVersion, 23);
+  ASSERT_EQ(m.variants.size(), 6u);
+  EXPECT_EQ(m.variants[0].id, "stash_f16_serial");
+  EXPECT_EQ(m.variants[1].id, "suffix_axis_splitk");
+  EXPECT_EQ(m.variants[1].when.size(), 7u);
+  EXPECT_EQ(m.variants[1].demoteWhen.size(), 1u);
+  EXPECT_EQ(m.variants[1].intermediates.at(0).id, "partials");
+  EXPECT_EQ(m.variants[1].passes.size(), 2u);
+  EXPECT_EQ(m.variants[5].passes[0].subgroupCollectivesWidth.value_or(""), "portable");
+  // derive keeps file order (each entry may read the ones before it).
+  ASSERT_EQ(m.derive.size(), 15u);
+  EXPECT_EQ(m.derive.front().name, "deviceWorkgroupCap");
+  EXPECT_EQ(m.derive.back().name, "suffixAxisOk");
+  EXPECT_EQ(m.attributeDefault("axis")->asInt(), -1);
+  EXPECT_EQ(m.attributeConstraints.at("stash_type").values.size(), 2u);
+  EXPECT_EQ(m.bindingSets.at("rows").size(), 4u);
+  EXPECT_EQ(m.bindingSets.at("rows")[3].uniform->fields[1].name, "rowStride");
+  // Literal source inputs stay literals; strings are expressions.
+  const auto& inputs = m.variants[2].passes[0].sourceInputs;
+  ASSERT_EQ(inputs.at(4).name, "writeStats");
+  ASSERT_FALSE(inputs.at(4).value.isExpression());
+  EXPECT_EQ(inputs.at(4).value.literalValue()->asBool(), false);
+  EXPECT_TRUE(inputs.at(0).value.isExpression());
+  EXPECT_EQ(m.findArg("x")->semantic, "X");
+  EXPECT_EQ(m.shaderFiles().size(), 5u);
+}
+
+TEST(Manifest, FastGeluSeedLoads) {
+  Manifest m = parseManifest(seed("com.microsoft.FastGelu"));
+  EXPECT_EQ(m.variants.size(), 6u);
+  EXPECT_FALSE(m.findArg("bias")->required);
+  EXPECT_TRUE(m.findArg("X")->required);
+  EXPECT_EQ(m.constants.size(), 3u);
+  const BindingSpec& bias = m.bindingSets.at("vec4Bias")[1];
+  EXPECT_EQ(bias.lengthConstant.value_or(""), "hidden");
+  EXPECT_EQ(bias.elementType, "$scalar");
+  EXPECT_EQ(m.variants[0].passes[0].dispatch.threads->text(), "numel(shapes.X) / 4");
+}
+
+TEST(Manifest, GemmaSeedLoads) {
+  Manifest m = parseManifest(seed("com.microsoft.GemmaRotaryEmbedding"));
+  EXPECT_EQ(m.variants.size(), 2u);
+  EXPECT_EQ(m.variants[0].requiredFeatures, std::vector<std::string>{"shader-f16"});
+  EXPECT_EQ(m.findArg("embT")->dtype.value_or(""), "float32");
+  EXPECT_EQ(m.findInput("q")->rank.value_or(0), 4);
+  EXPECT_EQ(m.typeConstraints.at("T"), std::vector<std::string>{"float16"});
+}
+
+TEST(Manifest, UnknownFieldNamesPath) {
+  Json j = seed("ai.onnx.RMSNormalization");
+  j["variants"][2]["whenn"] = "true";
+  expectSchemaError(j, {"/variants/2/whenn", "unknown field", "ai.onnx.RMSNormalization"});
+  Json k = seed("com.microsoft.FastGelu");
+  k["bindingSets"]["vec4"][0]["buffer"]["access"] = "read";
+  expectSchemaError(k, {"/bindingSets/vec4/0/buffer/access"});
+}
+
+TEST(Manifest, WrongTypeNamesPath) {
+  Json j = seed("ai.onnx.RMSNormalization");
+  j["variants"][1]["when"][3] = 5;
+  expectSchemaError(j, {"/variants/1/when/3", "expected an expression"});
+  Json k = seed("com.microsoft.FastGelu");
+  k["variants"][0]["priority"] = "high";
+  expectSchemaError(k, {"/variants/0/priority", "expected a number"});
+  Json l = seed("com.microsoft.FastGelu");
+  l["inputs"][1]["optional"] = "yes";
+  expectSchemaError(l, {"/inputs/1/optional", "true or false"});
+}
+
+TEST(Manifest, BadExpressionNamesPath) {
+  Json j = seed("ai.onnx.RMSNormalization");
+  j["variants"][2]["when"] = "lastAxisOk and (";
+  expectSchemaError(j, {"/variants/2/when", "does not parse"});
+  Json k = seed("com.microsoft.GemmaRotaryEmbedding");
+  k["derive"]["headDim"] = "dim(shapes.qT, 3";
+  expectSchemaError(k, {"/derive/headDim"});
+}
+
+TEST(Manifest, MissingFieldNamesPath) {
+  Json j = seed("com.microsoft.FastGelu");
+  j["variants"][3]["passes"][0].erase("dispatch");
+  expectSchemaError(j, {"/variants/3/passes/0/dispatch", "missing"});
+  Json k = seed("com.microsoft.FastGelu");
+  k.erase("args");
+  expectSchemaError(k, {"/args", "missing"});
+}
+
+TEST(Manifest, CrossReferencesChecked) {
+  Json j = seed("com.microsoft.FastGelu");
+  j["variants"][1]["passes"][0]["bindings"] = "nope";
+  expectSchemaError(j, {"/variants/1/passes/0/bindings", "unknown binding set 'nope'"});
+  Json k = seed("com.microsoft.FastGelu");
+  k["variants"][0]["constants"].erase("vectorScalar");  // vec4Bias uses $vectorScalar
+  expectSchemaError(k, {"/variants/0/passes/0/bindings", "vectorScalar"});
+  Json l = seed("com.microsoft.FastGelu");
+  l["variants"][2]["id"] = "vec4_bias";
+  expectSchemaError(l, {"/variants/2/id", "duplicate variant id"});
+  Json m = seed("com.microsoft.GemmaRotaryEmbedding");
+  m["args"]["qT"]["semantic"] = "query";
+  expectSchemaError(m, {"/args/qT/semantic", "query"});
+  Json n = seed("com.microsoft.FastGelu");
+  n["variants"][0]["passes"][0]["dispatch"]["workgroups"] = 3;
+  expectSchemaError(n, {"/variants/0/passes/0/dispatch", "not both"});
+  Json o = seed("ai.onnx.RMSNormalization");
+  o["bindingSets"]["rows"][3]["struct"]["fields"][0]["type"] = "u64";
+  expectSchemaError(o, {"/bindingSets/rows/3/struct/fields/0/type", "u32, i32 or f32"});
+}
+
+TEST(Manifest, CommentsAreAllowed) {
+  Json j = seed("com.microsoft.FastGelu");
+  j["$comment"] = "note";
+  j["variants"][0]["$comment"] = "note";
+  EXPECT_NO_THROW(parseManifest(j));
+}
+
+TEST(Manifest, NotAnObject) {
+  expectSchemaError(Json::array(), {"expected an object"});
+}

@@ -1,0 +1,170 @@
+// test.json / bench.json parsing and data generation.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "core/half.h"
+#include "package/test_spec.h"
+#include "wgk/error.h"
+
+using namespace wgk;
+using namespace wgk::package;
+
+namespace {
+// The shape of the public ai.onnx.Add test.json: bare-number tolerance, $ref, fillFloat32, no
+// tolerance on an integer output, provenance and skipGpu.
+const char* kAddLike = R"({
+  "fixtureArrays": {"a": [1.5, -2.0, 0.25, 4.0]},
+  "cases": [
+    {"name": "vector_19",
+     "inputs": {"a": {"dtype": "float32", "shape": [19], "data": {"kind": "fillFloat32", "sinStep": 0.13, "cosStep": 0.29}}},
+     "outputs": {"c": {"dtype": "float32", "shape": [19], "tolerance": 0.000001}}},
+    {"name": "ref", "variant": "vec4", "skipGpu": {"category": "permanent", "reason": "why"},
+     "provenance": {"source": "somewhere"},
+     "attrs": {"axis": -1, "epsilon": 1e-6},
+     "inputs": {"a": {"dtype": "float16", "shape": [2, 2], "data": {"kind": "values", "values": {"$ref": "#/fixtureArrays/a"}}}},
+     "outputs": {"c": {"dtype": "float16", "shape": [2, 2], "tolerance": {"abs": 0.001, "rel": 0.01, "ulp": 2},
+                       "allowNaN": true, "data": {"kind": "values", "values": [1, "NaN", "Infinity", "-Infinity"]}}}},
+    {"name": "ints",
+     "inputs": {"a": {"dtype": "int32", "shape": [3], "data": {"kind": "values", "values": [1, 2, 3]}}},
+     "outputs": {"c": {"dtype": "int32", "shape": [3]}}}
+  ]})";
+
+void expectError(const std::string& text, bool bench, std::initializer_list<std::string> fragments) {
+  try {
+    Json j = parseJsonText(text, "test");
+    if (bench)
+      parseBenchFile(j);
+    else
+      parseTestFile(j);
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    for (const auto& f : fragments)
+      EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << "missing '" << f << "' in:\n"
+                                                                  << e.what();
+  }
+}
+}  // namespace
+
+TEST(TestFile, ParsesHubShape) {
+  TestFile t = parseTestFile(parseJsonText(kAddLike, "add"));
+  ASSERT_EQ(t.cases.size(), 3u);
+  const TestCase& c0 = t.cases[0];
+  EXPECT_EQ(c0.outputs.at("c").tolerance.abs.value_or(-1), 1e-6);
+  EXPECT_FALSE(c0.outputs.at("c").tolerance.ulp);
+  const TestCase& c1 = *t.findCase("ref");
+  EXPECT_EQ(c1.variant.value_or(""), "vec4");
+  EXPECT_EQ(c1.skipGpu->category, "permanent");
+  EXPECT_EQ(c1.provenance["source"], "somewhere");
+  EXPECT_EQ(c1.attrs.at("axis").asInt(), -1);
+  const ExpectedOutput& o = c1.outputs.at("c");
+  EXPECT_EQ(*o.tolerance.ulp, 2);
+  EXPECT_EQ(*o.tolerance.rel, 0.01);
+  EXPECT_TRUE(o.allowNaN);
+  auto want = materializeExpected(o);
+  ASSERT_TRUE(want);
+  EXPECT_TRUE(std::isnan(want->at(1)));
+  EXPECT_EQ(want->at(2), INFINITY);
+  EXPECT_EQ(want->at(3), -INFINITY);
+  auto in = materializeInputs(c1);
+  EXPECT_EQ(in.at("a").dtype(), DType::Float16);
+  EXPECT_EQ(in.at("a").at(2), 0.25);
+  // No tolerance means exact.
+  const auto& tol = t.cases[2].outputs.at("c").tolerance;
+  EXPECT_FALSE(tol.abs || tol.rel || tol.ulp);
+}
+
+TEST(TestFile, FillFloat32Definition) {
+  DataSpec d;
+  d.kind = DataSpec::Kind::FillFloat32;
+  d.sinStep = 0.13;
+  d.cosStep = 0.29;
+  d.scale = 0.5;
+  auto v = generateValues(d, 4);
+  for (int i = 0; i < 4; ++i)
+    EXPECT_EQ(v[i], static_cast<float>(0.5 * (std::sin(i * 0.13) + std::cos(i * 0.29))));
+  EXPECT_EQ(v[0], 0.5);
+}
+
+TEST(TestFile, RandomIsSplitmix64) {
+  // splitmix64 from state 0: the first output is 0xE220A8397B1DCDAF (the published test vector).
+  uint64_t state = 0;
+  EXPECT_EQ(splitmixUniform(state), static_cast<double>(0xE220A8397B1DCDAFull >> 11) * 0x1.0p-53);
+  DataSpec d;
+  d.kind = DataSpec::Kind::Random;
+  d.seed = 42;
+  d.min = -2;
+  d.max = 6;
+  auto a = generateValues(d, 1000);
+  auto b = generateValues(d, 1000);
+  EXPECT_EQ(a, b);
+  double lo = 1e9, hi = -1e9;
+  for (double x : a) lo = std::min(lo, x), hi = std::max(hi, x);
+  EXPECT_GE(lo, -2);
+  EXPECT_LT(hi, 6);
+  EXPECT_LT(lo, -1.9);
+  EXPECT_GT(hi, 5.9);
+  HostTensor h = materialize(d, DType::Float16, {10});
+  for (int i = 0; i < 10; ++i) EXPECT_EQ(h.at(i), roundToHalf(static_cast<float>(a[i])));
+}
+
+TEST(TestFile, Errors) {
+  expectError(R"({"cases": [{"name": "x", "inputs": {}, "outputs": {}, "extra": 1}]})", false,
+              {"/cases/0/extra", "unknown field"});
+  expectError(
+      R"({"cases": [{"name": "x", "inputs": {"a": {"dtype": "float32", "shape": [2], "data": {"kind": "values", "values": [1]}}}, "outputs": {}}]})",
+      false, {"/cases/0/inputs/a/data", "1 values"});
+  expectError(
+      R"({"cases": [{"name": "x", "inputs": {"a": {"dtype": "float33", "shape": [2], "data": {"kind": "fill", "value": 1}}}, "outputs": {}}]})",
+      false, {"/cases/0/inputs/a/dtype", "float33"});
+  expectError(
+      R"({"cases": [{"name": "x", "inputs": {"a": {"dtype": "float32", "shape": [1], "data": {"kind": "values", "values": {"$ref": "#/fixtureArrays/zz"}}}}, "outputs": {}}]})",
+      false, {"no fixture array 'zz'"});
+  expectError(
+      R"({"cases": [{"name": "x", "inputs": {"a": {"dtype": "float32", "shape": [1], "data": {"kind": "gauss"}}}, "outputs": {}}]})",
+      false, {"/cases/0/inputs/a/data/kind", "unknown data kind"});
+  expectError(
+      R"({"cases": [{"name": "x", "inputs": {}, "outputs": {"y": {"dtype": "float32", "shape": [1], "tolerance": {"abs": -1}}}}]})",
+      false, {"/cases/0/outputs/y/tolerance", "negative"});
+  expectError(
+      R"({"cases": [{"name": "x", "inputs": {}, "outputs": {}}, {"name": "x", "inputs": {}, "outputs": {}}]})",
+      false, {"/cases/1/name", "duplicate"});
+  expectError(
+      R"({"cases": [{"name": "x", "inputs": {"a": {"dtype": "float32", "shape": [1]}}, "outputs": {}}]})",
+      false, {"/cases/0/inputs/a/data", "missing"});
+}
+
+TEST(BenchFile, ParsesAndDefaultsToSeededRandom) {
+  const char* text = R"({
+    "cases": [
+      {"name": "decode_16384_f16", "tags": ["decode"], "description": "one token",
+       "inputs": {"x": {"dtype": "float16", "shape": [1, 16384]}, "scale": {"dtype": "float16", "shape": [16384],
+                  "data": {"kind": "fill", "value": 1}}},
+       "attrs": {"epsilon": 1e-6}, "absent": ["bias"]}
+    ],
+    "report": {"warmup": 3, "iterations": 20}})";
+  BenchFile b = parseBenchFile(parseJsonText(text, "bench"));
+  ASSERT_EQ(b.cases.size(), 1u);
+  EXPECT_EQ(b.report.iterations, 20);
+  EXPECT_EQ(b.cases[0].absent, std::vector<std::string>{"bias"});
+  auto in = materializeInputs(b.cases[0]);
+  EXPECT_EQ(in.at("scale").at(5), 1.0);
+  DataSpec d;
+  d.kind = DataSpec::Kind::Random;
+  d.seed = fnv1a64("decode_16384_f16:x");
+  HostTensor want = materialize(d, DType::Float16, {1, 16384});
+  EXPECT_EQ(in.at("x").toFloats(), want.toFloats());
+  EXPECT_EQ(bytesMoved(in, {{"y", {DType::Float16, {1, 16384}}}}), 16384u * 2 * 3);
+  EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ull);
+}
+
+TEST(BenchFile, Errors) {
+  expectError(R"({"cases": [{"name": "a", "tags": ["fast"], "inputs": {}}]})", true,
+              {"/cases/0/tags/0", "unknown tag"});
+  expectError(
+      R"({"cases": [{"name": "a", "inputs": {"x": {"dtype": "float32", "shape": [1]}}, "absent": ["x"]}]})",
+      true, {"/cases/0/absent/0", "both"});
+  expectError(R"({"cases": [], "report": {"iterations": 0}})", true, {"/report"});
+  expectError(R"({"cases": [{"name": "a", "inputs": {"x": {"dtype": "float32", "shape": [-1]}}}]})", true,
+              {"/cases/0/inputs/x/shape/0", "negative"});
+}

@@ -1,0 +1,35 @@
+// Shared helpers of the plan tests: seed packages, device profiles, requests, error matching.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <string>
+
+#include "plan/plan.h"
+#include "wgk/error.h"
+
+namespace wgk::plan::test {
+
+std::shared_ptr<const package::Package> seedPackage(const std::string& id);  // "com.microsoft.FastGelu"
+const DeviceProfile& profile(const std::string& name);  // tests/data/profiles/<name>.json
+const Planner& seedPlanner(const std::string& id);
+
+PlanRequest request(std::initializer_list<std::pair<std::string, TensorDesc>> inputs,
+                    std::initializer_list<std::pair<std::string, expr::Value>> attrs = {});
+Plan planSeed(const std::string& id, const PlanRequest& r, const std::string& profileName);
+const VariantVerdict& verdict(const Plan& p, const std::string& id);
+std::string hex(const std::vector<uint8_t>& bytes);
+
+// Runs fn, expects Error(code) whose text holds every fragment; returns the text.
+std::string expectError(ErrorCode code, const std::function<void()>& fn,
+                        std::initializer_list<std::string> fragments);
+
+inline TensorDesc f32(Shape s) {
+  return {DType::Float32, std::move(s)};
+}
+inline TensorDesc f16(Shape s) {
+  return {DType::Float16, std::move(s)};
+}
+
+}  // namespace wgk::plan::test
