@@ -6,6 +6,7 @@
 
 #include "cli/command.h"
 #include "core/device_profile.h"
+#include "gpu/device.h"
 #include "package/package.h"
 #include "plan/plan.h"
 #include "wgk/error.h"
@@ -13,11 +14,13 @@
 namespace wgk::cli {
 namespace {
 
-// The device profile planning uses. Empty: the local GPU's (wired by the runtime layer later).
+// The device profile planning uses: the file's, or with no --device-profile the local GPU's (the
+// device is created only to read its profile, with the same options the runtime uses).
 DeviceProfile profileForPlan(const std::string& pathOrEmpty) {
   if (pathOrEmpty.empty())
-    throw Error(ErrorCode::InvalidArgument,
-                "--device-profile is required (planning for the local GPU is not available in this build)");
+    return withContext(
+        "reading the local device's profile (pass --device-profile FILE to plan without a GPU)",
+        [] { return gpu::Device::create().profile(); });
   return DeviceProfile::load(pathOrEmpty);
 }
 
@@ -100,15 +103,16 @@ void runPlan(const PlanArgs& a) {
 
 void addPlanCommand(CLI::App& app) {
   auto args = std::make_shared<PlanArgs>();
-  CLI::App* cmd =
-      app.add_subcommand("plan", "Show the plan (variant, dispatch, bindings) a request gets, without a GPU");
+  CLI::App* cmd = app.add_subcommand(
+      "plan", "Show the plan (variant, dispatch, bindings) a request gets, without running it");
   cmd->add_option("package", args->package,
                   "Package folder (holding build/webgpu/manifest.json, or that folder)")
       ->required();
   cmd->add_option("--input,-i", args->inputs, "NAME=DTYPE:D0xD1x... (DTYPE: or DTYPE:scalar for rank 0)");
   cmd->add_option("--absent", args->absent, "An optional input left out");
   cmd->add_option("--attr,-a", args->attrs, "NAME=VALUE (VALUE parsed as JSON, else a string)");
-  cmd->add_option("--device-profile,-d", args->deviceProfile, "Device profile JSON (wgk devices --json)");
+  cmd->add_option("--device-profile,-d", args->deviceProfile,
+                  "Device profile JSON (wgk devices --json); default: the local GPU's");
   cmd->add_option("--variant", args->variant, "Force this variant (must be eligible)");
   cmd->add_flag("--wgsl", args->wgsl, "Render and print each pass's WGSL");
   cmd->add_flag("--json", args->json, "Print the plan as JSON");

@@ -32,6 +32,13 @@ void appendKey(std::string& key, const Bound& b) {
   key.append(raw, sizeof raw);
 }
 
+// "[2, 8]"
+std::string shapeString(const Shape& shape) {
+  std::string out = "[";
+  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
 // The output dtype/shape the plan derived, by arg name.
 const plan::PlannedOutput& plannedOutput(const plan::Plan& p, const std::string& name) {
   if (const auto* o = p.findOutput(name)) return *o;
@@ -46,12 +53,19 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
 
   plan::PlanRequest request;
   bool anyGpuInput = false;
+  const uint64_t maxBinding = runtime_.profile().limit("maxStorageBufferBindingSize");
   for (const auto& [name, ref] : inputs) {
     request.inputs[name] = {ref.dtype(), ref.shape()};
     if (!ref.onHost()) {
       anyGpuInput = true;
       runtime_.checkGpuTensor(name, ref.gpu());
     }
+    // Checked before planning: every tensor is bound whole, so no variant could take it, and this
+    // says why more directly than each variant's rejection would.
+    if (const uint64_t bytes = tensorBytes(ref.dtype(), ref.shape()); bytes > maxBinding)
+      throw Error(ErrorCode::Contract, "input '" + name + "' has " + std::to_string(bytes) +
+                                           " bytes, more than the device's maxStorageBufferBindingSize (" +
+                                           std::to_string(maxBinding) + ")");
   }
   request.attrs = runtime::toValues(options.attrs);
   request.forcedVariant = options.variant;
@@ -69,16 +83,15 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
   result.selectedBy = p.selectedBy;
   const bool toHost = options.placement == OutputPlacement::Host ||
                       (options.placement == OutputPlacement::Auto && !anyGpuInput);
-  const uint64_t maxBinding = runtime_.profile().limit("maxStorageBufferBindingSize");
 
   // Caller-given outputs must match what the manifest derives.
   for (const auto& [name, t] : options.outputs) {
     const auto& o = plannedOutput(p, name);
     if (t.dtype != o.dtype || t.shape != o.shape)
-      throw Error(ErrorCode::Contract, "output buffer '" + name + "' is " + std::string(dtypeName(t.dtype)) +
-                                           " of " + std::to_string(t.shape.size()) + " dims; the manifest derives " +
-                                           std::string(dtypeName(o.dtype)) + " with shape of " +
-                                           std::to_string(o.shape.size()) + " dims");
+      throw Error(ErrorCode::Contract, "output buffer '" + name + "' is " + std::string(dtypeName(t.dtype)) + " " +
+                                           shapeString(t.shape) + "; the manifest derives " +
+                                           std::string(dtypeName(o.dtype)) + " " + shapeString(o.shape) +
+                                           " for these inputs");
   }
 
   std::lock_guard gpuLock(runtime_.gpuMutex());
@@ -89,10 +102,6 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
   const auto tUpload = Clock::now();
   for (const auto& [name, ref] : inputs) {
     const uint64_t bytes = tensorBytes(ref.dtype(), ref.shape());
-    if (bytes > maxBinding)
-      throw Error(ErrorCode::Contract, "input '" + name + "' has " + std::to_string(bytes) +
-                                           " bytes, more than the device's maxStorageBufferBindingSize (" +
-                                           std::to_string(maxBinding) + ")");
     if (ref.onHost()) {
       gpu::Buffer& b = prepared->hostInputs[name];
       if (!b || b.size() < bindSize(bytes)) b = dev.createBuffer(bindSize(bytes), kIoUsage, "input " + name);
@@ -128,7 +137,9 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
   for (const auto& [id, b] : prepared->intermediates) bound["intermediate:" + id] = {b.handle(), 0, b.size()};
 
   // Record every pass into one submission.
-  gpu::CommandRecorder rec = dev.recorder({.timestamps = options.timestamps});
+  // No wait after submit: host outputs are read back below (the read waits for the queue), device
+  // outputs are used by later work on the same in-order queue. Host overhead stays off the GPU's clock.
+  gpu::CommandRecorder rec = dev.recorder({.timestamps = options.timestamps, .wait = false});
   std::string key;
   std::vector<gpu::BindingEntry> entries;
   for (PreparedPass& pass : prepared->passes) {

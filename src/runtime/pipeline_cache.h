@@ -2,6 +2,7 @@
 // kernels) that render the same shader share one compilation.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -25,7 +26,8 @@ class PipelineCache {
   gpu::Device device_;
   std::mutex mutex_;
   std::unordered_map<std::string, gpu::ComputePipeline> pipelines_;  // key: layout + '\0' + wgsl
-  uint64_t compiled_ = 0, hits_ = 0;
+  // Atomic: cacheStats() reads them without the lock while other threads compile.
+  std::atomic<uint64_t> compiled_{0}, hits_{0};
 };
 
 }  // namespace wgk::runtime

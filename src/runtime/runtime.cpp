@@ -86,11 +86,23 @@ DeviceTensor RuntimeImpl::upload(const HostTensor& tensor) {
   return t;
 }
 
-void RuntimeImpl::checkGpuTensor(const std::string& name, const GpuTensor& t) {
+void RuntimeImpl::checkGpuTensor(const std::string& name, const GpuTensor& t, bool forBinding) {
   if (!t.buffer) throw Error(ErrorCode::InvalidArgument, "GPU tensor '" + name + "' has no buffer");
   if (t.offset % 4 != 0)
-    throw Error(ErrorCode::InvalidArgument, "GPU tensor '" + name + "' has offset " + std::to_string(t.offset) +
-                                                ", not a multiple of 4");
+    throw Error(ErrorCode::InvalidArgument,
+                "GPU tensor '" + name + "' has offset " + std::to_string(t.offset) + ", not a multiple of 4");
+  // Checked here because WebGPU would otherwise reject the bind group with a validation error
+  // that does not name the tensor.
+  if (forBinding) {
+    const uint64_t align = profile().limits.count("minStorageBufferOffsetAlignment")
+                               ? profile().limits.at("minStorageBufferOffsetAlignment")
+                               : 256;
+    if (align > 0 && t.offset % align != 0)
+      throw Error(ErrorCode::InvalidArgument,
+                  "GPU tensor '" + name + "' has offset " + std::to_string(t.offset) +
+                      ", not a multiple of the device's minStorageBufferOffsetAlignment (" +
+                      std::to_string(align) + ")");
+  }
   for (int64_t d : t.shape)
     if (d < 0) throw Error(ErrorCode::InvalidArgument, "GPU tensor '" + name + "' has a negative dimension");
   const uint64_t need = t.offset + tensorBytes(t.dtype, t.shape);
@@ -102,7 +114,7 @@ void RuntimeImpl::checkGpuTensor(const std::string& name, const GpuTensor& t) {
 }
 
 HostTensor RuntimeImpl::download(const GpuTensor& t) {
-  checkGpuTensor("download", t);
+  checkGpuTensor("download", t, /*forBinding=*/false);
   HostTensor out(t.dtype, t.shape);
   if (out.byteSize() == 0) return out;
   std::lock_guard lock(gpuMutex_);

@@ -100,8 +100,10 @@ class RuntimeImpl {
   // Counters updated by kernels.
   std::atomic<uint64_t> planHits{0}, planMisses{0}, bindGroupHits{0}, bindGroupMisses{0};
 
-  // Checks a caller's GPU tensor: non-null buffer, offset alignment, buffer large enough.
-  void checkGpuTensor(const std::string& name, const GpuTensor& t);
+  // Checks a caller's GPU tensor: non-null buffer, offset alignment, buffer large enough. A tensor
+  // that gets bound (`forBinding`) needs an offset aligned to minStorageBufferOffsetAlignment; a
+  // copy (download) only to 4 bytes.
+  void checkGpuTensor(const std::string& name, const GpuTensor& t, bool forBinding = true);
   DeviceTensor wrapBuffer(gpu::Buffer buffer, DType dtype, const Shape& shape);
 
  private:

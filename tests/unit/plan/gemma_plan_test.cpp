@@ -38,7 +38,8 @@ TEST(GemmaPlan, Vec4) {
 TEST(GemmaPlan, ScalarWhenHeadDimNotMultipleOf4) {
   Plan p = planSeed(kGemma, rope(1, 3, 5, 6), "lavapipe");
   EXPECT_EQ(p.variant, "scalar");
-  EXPECT_EQ(verdict(p, "vec4").reason, "when[1] `vec4Ok` is false (vec4Ok=false)");
+  EXPECT_EQ(verdict(p, "vec4").reason,
+            "when[1] `vec4Ok` is false (vec4Ok=false); via vec4Ok: `headDim % 4 == 0` is false (headDim=6)");
   EXPECT_EQ(p.passes[0].dispatch, (std::array<uint32_t, 3>{1, 1, 1}));
   EXPECT_EQ(hex(p.passes[0].bindings[7].uniformBytes), "5a0000001e0000005a00000000000000");
   EXPECT_EQ(p.passes[0].bindings[1].elementType, "f16");

@@ -1,0 +1,212 @@
+// wgk overhead [PACKAGE...] [--calls N] [--warmup N] [--json] [hub options]
+// Host overhead of one Kernel::call: GPU-resident inputs, caller-given outputs, warm caches,
+// timestamps off (the runtime submits without waiting), for each package's smallest bench case.
+// Every call is timed on its own; the report gives the median (issue 4's figure) and spread.
+// With no PACKAGE, every embedded package is measured.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "cli/support_runtime.h"
+#include "package/package.h"
+#include "package/test_spec.h"
+#include "runtime/attributes.h"
+#include "runtime/runtime_impl.h"
+#include "wgk/error.h"
+
+namespace wgk::cli {
+namespace {
+namespace fs = std::filesystem;
+using Clock = std::chrono::steady_clock;
+
+struct OverheadArgs {
+  std::vector<std::string> packages;
+  int64_t calls = 1000, warmup = 50;
+  bool json = false;
+  HubCliOptions hub;
+};
+
+struct Measurement {
+  std::string package, benchCase, variant;
+  uint64_t inputBytes = 0;
+  double medianUs = 0, p10Us = 0, p90Us = 0, minUs = 0, meanUs = 0;
+  double drainUs = 0;  // waitIdle after the timed calls: GPU work still queued when the host was done
+  CacheStats during;   // cache activity during the timed calls (all zero but hits when warm)
+};
+
+// Repo ids of the embedded packages, sorted ("webgpu-kernels/ai.onnx.RMSNormalization", ...).
+std::vector<std::string> embeddedRepos() {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& org : fs::directory_iterator(defaultPackagesDir(), ec))
+    if (org.is_directory())
+      for (const auto& pkg : fs::directory_iterator(org.path(), ec))
+        if (package::findWebgpuDir(pkg.path()))
+          out.push_back(org.path().filename().string() + "/" + pkg.path().filename().string());
+  std::sort(out.begin(), out.end());
+  if (out.empty())
+    throw Error(ErrorCode::NotFound,
+                "no embedded packages under " + defaultPackagesDir() + " (set WGK_PACKAGES)");
+  return out;
+}
+
+// The bench case with the fewest input bytes (the first of equals): the one where host work,
+// not GPU work, is the largest share of a call.
+const package::BenchCase& smallestCase(const package::BenchFile& bench, const std::string& file) {
+  if (bench.cases.empty()) throw Error(ErrorCode::Manifest, file + " has no cases");
+  auto bytesOf = [](const package::BenchCase& c) {
+    uint64_t n = 0;
+    for (const auto& [name, t] : c.inputs) n += tensorBytes(t.dtype, t.shape);
+    return n;
+  };
+  return *std::min_element(bench.cases.begin(), bench.cases.end(),
+                           [&](const auto& a, const auto& b) { return bytesOf(a) < bytesOf(b); });
+}
+
+double percentile(const std::vector<double>& sorted, double p) {
+  const size_t i = static_cast<size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(i, sorted.size() - 1)];
+}
+
+Measurement measure(Runtime& rt, const std::string& repoOrPath, const OverheadArgs& a) {
+  Kernel kernel = rt.load(repoOrPath, loadOptionsFor(a.hub));
+  const std::string file = (kernel.impl().planner().package().webgpuDir() / "bench.json").string();
+  const package::BenchFile bench = package::loadBenchFile(file);
+  const package::BenchCase& bc = smallestCase(bench, file);
+
+  Measurement m;
+  m.package = kernel.source().opId;
+  m.benchCase = bc.name;
+  std::map<std::string, DeviceTensor> inputs;
+  for (const auto& [name, t] : package::materializeInputs(bc)) {
+    m.inputBytes += t.byteSize();
+    inputs.emplace(name, rt.upload(t));
+  }
+  std::map<std::string, TensorRef> refs;
+  for (const auto& [name, t] : inputs) refs.emplace(name, TensorRef(t));
+
+  // One call with runtime-allocated outputs gives their shapes; the measured calls then write
+  // into buffers allocated once, as a caller chaining kernels would.
+  CallOptions options;
+  options.attrs = runtime::fromValues(bc.attrs);
+  options.placement = OutputPlacement::Device;
+  std::map<std::string, DeviceTensor> outputs;
+  {
+    CallResult first = kernel.call(refs, options);
+    m.variant = first.variant;
+    for (const auto& [name, t] : first.device) outputs.emplace(name, rt.allocate(t.dtype(), t.shape()));
+  }
+  for (const auto& [name, t] : outputs) options.outputs[name] = t.view();
+
+  for (int64_t i = 0; i < a.warmup; ++i) kernel.call(refs, options);
+  rt.waitIdle();
+
+  const CacheStats before = rt.cacheStats();
+  std::vector<double> us;
+  us.reserve(static_cast<size_t>(a.calls));
+  for (int64_t i = 0; i < a.calls; ++i) {
+    const auto t0 = Clock::now();
+    kernel.call(refs, options);
+    us.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
+  }
+  const auto tDrain = Clock::now();
+  rt.waitIdle();
+  m.drainUs = std::chrono::duration<double, std::micro>(Clock::now() - tDrain).count();
+  const CacheStats after = rt.cacheStats();
+  m.during.shaderModulesCompiled = after.shaderModulesCompiled - before.shaderModulesCompiled;
+  m.during.planMisses = after.planMisses - before.planMisses;
+  m.during.planHits = after.planHits - before.planHits;
+  m.during.bindGroupMisses = after.bindGroupMisses - before.bindGroupMisses;
+  m.during.bindGroupHits = after.bindGroupHits - before.bindGroupHits;
+
+  double sum = 0;
+  for (double x : us) sum += x;
+  m.meanUs = sum / static_cast<double>(us.size());
+  std::sort(us.begin(), us.end());
+  m.minUs = us.front();
+  m.p10Us = percentile(us, 0.10);
+  m.medianUs = percentile(us, 0.50);
+  m.p90Us = percentile(us, 0.90);
+  return m;
+}
+
+std::string deviceName(const DeviceProfile& p) {
+  for (const char* key : {"description", "device", "architecture", "vendor"})
+    if (auto it = p.adapterInfoStrings.find(key); it != p.adapterInfoStrings.end() && !it->second.empty())
+      return it->second;
+  return "unknown device";
+}
+
+void runOverhead(const OverheadArgs& a) {
+  if (a.calls < 1) throw Error(ErrorCode::InvalidArgument, "--calls must be at least 1");
+  if (a.warmup < 0) throw Error(ErrorCode::InvalidArgument, "--warmup must not be negative");
+  const std::vector<std::string> packages = a.packages.empty() ? embeddedRepos() : a.packages;
+  auto rt = openRuntime(a.hub);
+  std::vector<Measurement> results;
+  for (const auto& p : packages)
+    results.push_back(withContext("measuring the call overhead of " + p, [&] { return measure(*rt, p, a); }));
+
+  const std::string device = deviceName(rt->device());
+  if (a.json) {
+    nlohmann::json out = {
+        {"device", device}, {"calls", a.calls}, {"warmup", a.warmup}, {"results", nlohmann::json::array()}};
+    for (const auto& m : results)
+      out["results"].push_back({{"package", m.package},
+                                {"case", m.benchCase},
+                                {"variant", m.variant},
+                                {"inputBytes", m.inputBytes},
+                                {"median_us", m.medianUs},
+                                {"p10_us", m.p10Us},
+                                {"p90_us", m.p90Us},
+                                {"min_us", m.minUs},
+                                {"mean_us", m.meanUs},
+                                {"drain_us", m.drainUs},
+                                {"during",
+                                 {{"shaderModulesCompiled", m.during.shaderModulesCompiled},
+                                  {"planMisses", m.during.planMisses},
+                                  {"planHits", m.during.planHits},
+                                  {"bindGroupMisses", m.during.bindGroupMisses},
+                                  {"bindGroupHits", m.during.bindGroupHits}}}});
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  std::printf(
+      "Host overhead per Kernel::call on %s: GPU-resident inputs, caller-given outputs,\n"
+      "warm caches, no timestamps (submit without waiting); %lld calls after %lld warm-up calls.\n\n",
+      device.c_str(), static_cast<long long>(a.calls), static_cast<long long>(a.warmup));
+  std::printf("%-36s %-26s %-20s %10s %8s %8s %8s %10s\n", "package", "bench case", "variant", "median us",
+              "p10 us", "p90 us", "min us", "drain us");
+  for (const auto& m : results)
+    std::printf("%-36s %-26s %-20s %10.2f %8.2f %8.2f %8.2f %10.0f\n", m.package.c_str(), m.benchCase.c_str(),
+                m.variant.c_str(), m.medianUs, m.p10Us, m.p90Us, m.minUs, m.drainUs);
+  for (const auto& m : results)
+    if (m.during.shaderModulesCompiled || m.during.planMisses || m.during.bindGroupMisses)
+      std::printf(
+          "note: %s was not fully warm (%llu compilations, %llu plan misses, %llu bind group misses)\n",
+          m.package.c_str(), static_cast<unsigned long long>(m.during.shaderModulesCompiled),
+          static_cast<unsigned long long>(m.during.planMisses),
+          static_cast<unsigned long long>(m.during.bindGroupMisses));
+}
+
+void addOverheadCommand(CLI::App& app) {
+  auto args = std::make_shared<OverheadArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "overhead", "Measure the host time of one kernel call with GPU-resident tensors (median over --calls)");
+  cmd->add_option("packages", args->packages,
+                  "repo ids or package folders (default: every embedded package)");
+  cmd->add_option("--calls,-n", args->calls, "timed calls per package (default 1000)");
+  cmd->add_option("--warmup", args->warmup, "untimed calls first (default 50)");
+  cmd->add_flag("--json", args->json, "report as JSON on stdout");
+  addHubOptions(cmd, args->hub);
+  cmd->callback([args] { runOverhead(*args); });
+}
+
+}  // namespace
+
+WGK_REGISTER_COMMAND(addOverheadCommand);
+
+}  // namespace wgk::cli

@@ -1,0 +1,71 @@
+// wgk tune PACKAGE... [--out FILE] [--case NAME] [--tag TAG] [--repeat N] [--warmup N] [hub options]
+// Times every eligible variant of each bench.json case on the local device and writes the fastest
+// per case into a per-device tuning table (src/runtime/tuning.h). An existing FILE of the same
+// device is updated in place. Use it with RuntimeOptions::tuningFile, WGK_TUNING, or
+// `wgk bench --tuning FILE`; `wgk plan` then reports selectedBy "tuning".
+#include <cstdio>
+#include <filesystem>
+
+#include "cli/command.h"
+#include "cli/support_runtime.h"
+#include "harness/tune.h"
+#include "runtime/runtime_impl.h"
+#include "wgk/error.h"
+
+namespace wgk::cli {
+namespace {
+
+void addTuneCommand(CLI::App& app) {
+  struct State {
+    std::vector<std::string> packages;
+    harness::BenchSelection sel;
+    std::string out = "wgk-tuning.json";
+    HubCliOptions hub;
+  };
+  auto s = std::make_shared<State>();
+  auto* cmd =
+      app.add_subcommand("tune", "Time every eligible variant per bench case and write a tuning table");
+  cmd->add_option("packages", s->packages, "repo ids or package folders")->required();
+  cmd->add_option("--out,-o", s->out, "tuning table to write (updated when it exists)")
+      ->capture_default_str();
+  cmd->add_option("--case", s->sel.caseName, "tune only this case");
+  cmd->add_option("--tag", s->sel.tag, "tune only cases with this tag");
+  cmd->add_option("--repeat", s->sel.repeat, "timed runs per variant (default: bench.json's)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--warmup", s->sel.warmup, "untimed runs first (default: bench.json's)")
+      ->check(CLI::NonNegativeNumber);
+  addHubOptions(cmd, s->hub);
+  cmd->callback([s] {
+    // No tuning file here: every variant is forced while timing, and the choice must not depend
+    // on an older table.
+    auto rt = openRuntime(s->hub);
+    runtime::TuningTable table;
+    if (std::filesystem::exists(s->out)) table = runtime::TuningTable::load(s->out);
+    harness::CopyRoofline roofline(rt->impl());
+    int tuned = 0, untuned = 0;
+    for (const auto& name : s->packages) {
+      Kernel kernel = rt->load(name, loadOptionsFor(s->hub));
+      std::printf("== %s\n", kernel.source().opId.c_str());
+      for (const auto& o : harness::tunePackage(*rt, kernel, s->sel, roofline, table)) {
+        if (o.variant.empty()) {
+          ++untuned;
+          std::printf("%-34s -  %s\n", o.caseName.c_str(), o.detail.c_str());
+        } else {
+          ++tuned;
+          std::printf("%-34s %-26s %9.4g GB/s  (%s)\n", o.caseName.c_str(), o.variant.c_str(), o.gbps,
+                      o.detail.c_str());
+        }
+        std::fflush(stdout);
+      }
+    }
+    table.save(s->out);
+    std::printf("%d cases tuned, %d not; wrote %s\n", tuned, untuned, s->out.c_str());
+    if (untuned) exitCode().value = 1;
+  });
+}
+
+}  // namespace
+
+WGK_REGISTER_COMMAND(addTuneCommand);
+
+}  // namespace wgk::cli

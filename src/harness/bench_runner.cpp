@@ -1,0 +1,299 @@
+#include "harness/bench_runner.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <fstream>
+#include <thread>
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "runtime/attributes.h"
+#include "runtime/runtime_impl.h"
+#include "wgk/error.h"
+
+namespace wgk::harness {
+namespace {
+using Clock = std::chrono::steady_clock;
+double usSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - t).count();
+}
+
+// Calls between two waits while timing host overhead: without timestamps a call only queues work,
+// so the queue would otherwise grow without bound; the wait itself is outside the timed calls.
+constexpr int kOverheadDrainEvery = 100;
+
+plan::PlanRequest requestOf(const package::BenchCase& c, const std::map<std::string, HostTensor>& inputs) {
+  plan::PlanRequest req;
+  for (const auto& [name, t] : inputs) req.inputs[name] = {t.dtype(), t.shape()};
+  // No `absent`: unlisted optional inputs are absent anyway, and a call's request (which tuning
+  // signatures are computed from) never lists them either.
+  req.attrs = runtime::toValues(runtime::fromValues(c.attrs));
+  return req;
+}
+
+// GB/s of `bytes` in `us` microseconds; a zero time (below timestamp resolution) counts as 1 ns so
+// the number stays finite.
+double gbpsOf(uint64_t bytes, double us) {
+  return static_cast<double>(bytes) / std::max(us, 1e-3) / 1e3;
+}
+
+std::string utcNow() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// What ran the benchmark besides the GPU: host overhead and cold times depend on it.
+nlohmann::json hostInfo() {
+  nlohmann::json h = nlohmann::json::object();
+  char name[256] = {};
+  if (gethostname(name, sizeof name - 1) == 0) h["hostname"] = name;
+  struct utsname u {};
+  if (uname(&u) == 0) h["os"] = std::string(u.sysname) + " " + u.release + " " + u.machine;
+  std::ifstream cpu("/proc/cpuinfo");
+  for (std::string line; std::getline(cpu, line);) {
+    if (line.rfind("model name", 0) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) h["cpu"] = line.substr(line.find_first_not_of(' ', colon + 1));
+      break;
+    }
+  }
+  h["cores"] = std::thread::hardware_concurrency();
+  return h;
+}
+
+nlohmann::json finiteOrNull(double v, bool measured = true) {
+  return measured && std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+}  // namespace
+
+nlohmann::json BenchMeasurement::toJson() const {
+  nlohmann::json j = {{"package", package},       {"case", caseName}, {"variant", variant},
+                      {"selectedBy", selectedBy}, {"tags", tags},     {"bytes", bytes},
+                      {"default", isDefault}};
+  if (!error.empty()) {
+    j["error"] = error;
+    return j;
+  }
+  j["gpu_us_median"] = finiteOrNull(gpuUsMedian);
+  j["gpu_us_min"] = finiteOrNull(gpuUsMin);
+  j["gbps"] = finiteOrNull(gbps);
+  j["roofline_ratio"] = finiteOrNull(rooflineRatio);
+  j["copy_gbps"] = finiteOrNull(copyGbps);
+  j["cold_ms"] = finiteOrNull(coldMs, coldMs >= 0);
+  j["wall_us_median"] = finiteOrNull(wallUsMedian, wallUsMedian >= 0);
+  return j;
+}
+
+std::vector<const package::BenchCase*> selectCases(const package::BenchFile& file, const BenchSelection& sel,
+                                                   const std::string& opId) {
+  if (!sel.caseName.empty() && !file.findCase(sel.caseName))
+    throw Error(ErrorCode::NotFound, "bench.json of " + opId + " has no case '" + sel.caseName + "'");
+  std::vector<const package::BenchCase*> out;
+  for (const auto& c : file.cases) {
+    if (!sel.caseName.empty() && c.name != sel.caseName) continue;
+    if (!sel.tag.empty() && std::find(c.tags.begin(), c.tags.end(), sel.tag) == c.tags.end()) continue;
+    out.push_back(&c);
+  }
+  return out;
+}
+
+std::vector<std::string> benchVariants(Kernel& kernel, const package::BenchCase& c, const BenchSelection& sel,
+                                       std::string* skipReason) {
+  if (!sel.allVariants && sel.variant.empty()) return {""};
+  plan::PlanRequest req;
+  for (const auto& [name, t] : c.inputs) req.inputs[name] = {t.dtype, t.shape};
+  req.attrs = runtime::toValues(runtime::fromValues(c.attrs));
+  plan::Plan p;
+  try {
+    p = kernel.impl().plan(req, /*renderShaders=*/false);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::NoVariant) throw;
+    *skipReason = "no variant is eligible";
+    return {};
+  }
+  std::vector<std::string> out;
+  for (const auto& v : p.variants) {
+    if (!v.eligible) {
+      if (v.id == sel.variant) *skipReason = "variant " + v.id + " is not eligible: " + v.reason;
+      continue;
+    }
+    if (sel.allVariants || v.id == sel.variant) out.push_back(v.id);
+  }
+  if (out.empty() && skipReason->empty()) *skipReason = "the package has no variant '" + sel.variant + "'";
+  return out;
+}
+
+namespace {
+
+struct CaseBuffers {
+  std::map<std::string, DeviceTensor> inputs, outputs;
+  std::map<std::string, TensorRef> refs() const {
+    std::map<std::string, TensorRef> r;
+    for (const auto& [k, v] : inputs) r.emplace(k, TensorRef(v));
+    return r;
+  }
+};
+
+// One (case, variant): cold first call, timed repeats, host overhead.
+void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const CaseBuffers& buf,
+                    const std::string& variant, int warmup, int repeat, const BenchSelection& sel,
+                    const BenchHooks& hooks, BenchMeasurement& m) {
+  CallOptions o;
+  o.attrs = runtime::fromValues(c.attrs);
+  o.variant = variant;
+  o.placement = OutputPlacement::Device;
+  for (const auto& [name, t] : buf.outputs) o.outputs[name] = t.view();
+  const auto refs = buf.refs();
+
+  if (sel.cold && hooks.reload) {
+    // A fresh runtime on the same device has empty plan and pipeline caches: load + plan + render +
+    // compile + the first run, waited for. (Dawn may still share a pipeline that a live runtime
+    // compiled from identical WGSL; measuring cold before the warm runs keeps that rare.)
+    // The runtime object itself is not part of a kernel's cold start: create it before the clock.
+    auto fresh = Runtime::createForDevice(rt.impl().device().handle(), rt.impl().options());
+    auto t0 = Clock::now();
+    Kernel k = hooks.reload(*fresh);
+    k.call(refs, o);
+    fresh->waitIdle();
+    m.coldMs = usSince(t0) / 1e3;
+  }
+
+  o.timestamps = true;
+  std::vector<double> us;
+  for (int i = 0; i < warmup + repeat; ++i) {
+    CallResult r = kernel.call(refs, o);
+    if (r.timings.gpuUs < 0)
+      throw Error(ErrorCode::Unsupported, "the call returned no GPU time (timestamp-query?)");
+    if (i >= warmup) us.push_back(r.timings.gpuUs);
+    m.variant = r.variant;
+    m.selectedBy = r.selectedBy;
+  }
+  m.gpuUsMedian = medianOf(us);
+  m.gpuUsMin = minOf(us);
+  m.gbps = gbpsOf(m.bytes, m.gpuUsMedian);
+  m.rooflineRatio = m.copyGbps > 0 ? m.gbps / m.copyGbps : 0;
+
+  if (sel.overheadCalls > 0) {
+    o.timestamps = false;
+    std::vector<double> wall;
+    wall.reserve(static_cast<size_t>(sel.overheadCalls));
+    for (int i = 0; i < sel.overheadCalls; ++i) {
+      if (i && i % kOverheadDrainEvery == 0) rt.waitIdle();
+      auto t0 = Clock::now();
+      kernel.call(refs, o);
+      wall.push_back(usSince(t0));
+    }
+    rt.waitIdle();
+    m.wallUsMedian = medianOf(wall);
+  }
+}
+
+}  // namespace
+
+void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofline& roofline, BenchRun& run,
+              const BenchHooks& hooks) {
+  const auto& pkg = kernel.impl().planner().package();
+  const std::string opId = pkg.manifest().id();
+  const PackageSource& src = kernel.source();
+  run.packages.push_back({opId, src.repo, src.revision, src.origin});
+  package::BenchFile file = withContext("reading bench.json of " + opId, [&] {
+    return package::loadBenchFile((pkg.webgpuDir() / "bench.json").string());
+  });
+  const int warmup = sel.warmup >= 0 ? sel.warmup : static_cast<int>(file.report.warmup);
+  const int repeat = sel.repeat > 0 ? sel.repeat : static_cast<int>(file.report.iterations);
+  if (repeat < 1) throw Error(ErrorCode::InvalidArgument, "--repeat must be at least 1");
+
+  // Work list first, so progress knows the total.
+  std::vector<std::pair<const package::BenchCase*, std::vector<std::string>>> work;
+  size_t total = 0;
+  for (const auto* c : selectCases(file, sel, opId)) {
+    std::string skip;
+    auto variants = benchVariants(kernel, *c, sel, &skip);
+    if (variants.empty()) {
+      BenchMeasurement m{opId, c->name, sel.variant, "", c->tags};
+      m.error = "skipped: " + skip;
+      if (hooks.onResult) hooks.onResult(m);
+      continue;  // a skip is not a measurement: it stays out of the evidence
+    }
+    total += variants.size();
+    work.emplace_back(c, std::move(variants));
+  }
+
+  size_t done = 0;
+  for (const auto& [c, variants] : work) {
+    BenchMeasurement base{opId, c->name, "", "", c->tags};
+    CaseBuffers buf;
+    std::string defaultVariant;
+    try {
+      auto host = package::materializeInputs(*c);
+      plan::Plan p = kernel.impl().plan(requestOf(*c, host), /*renderShaders=*/false);
+      std::map<std::string, std::pair<DType, Shape>> outs;
+      for (const auto& o : p.outputs) outs[o.name] = {o.dtype, o.shape};
+      base.bytes = package::bytesMoved(host, outs);
+      defaultVariant = p.variant;
+      for (const auto& [name, t] : host) buf.inputs.emplace(name, rt.upload(t));
+      for (const auto& [name, d] : outs) buf.outputs.emplace(name, rt.allocate(d.first, d.second));
+      base.copyGbps = roofline.measure(base.bytes, warmup, repeat).gbps;
+    } catch (const Error& e) {
+      for (const auto& v : variants) {
+        BenchMeasurement m = base;
+        m.variant = v;
+        m.error = e.what();
+        if (hooks.progress) hooks.progress(c->name + (v.empty() ? "" : " " + v), done++, total);
+        if (hooks.onResult) hooks.onResult(m);
+        run.measurements.push_back(std::move(m));
+      }
+      continue;
+    }
+    for (const auto& v : variants) {
+      if (hooks.progress) hooks.progress(c->name + (v.empty() ? "" : " " + v), done, total);
+      BenchMeasurement m = base;
+      m.variant = v;
+      try {
+        withContext("benchmarking case '" + c->name + "' of " + opId,
+                    [&] { measureVariant(rt, kernel, *c, buf, v, warmup, repeat, sel, hooks, m); });
+      } catch (const Error& e) {
+        m.error = e.what();
+        rt.waitIdle();
+      }
+      m.isDefault = !m.variant.empty() && m.variant == defaultVariant;
+      ++done;
+      if (hooks.onResult) hooks.onResult(m);
+      run.measurements.push_back(std::move(m));
+    }
+    rt.waitIdle();  // the case's buffers go back to the pool only once the GPU is done with them
+  }
+  if (hooks.progress) hooks.progress("", done, total);
+}
+
+nlohmann::json evidenceJson(const BenchRun& run, const CopyRoofline& roofline, const DeviceProfile& device,
+                            const std::string& wgkVersion) {
+  nlohmann::json j;
+  j["format"] = "wgk-bench/1";
+  j["wgkVersion"] = wgkVersion;
+  j["date"] = utcNow();
+  j["host"] = hostInfo();
+  j["device"] = device.toJson();
+  j["packages"] = nlohmann::json::array();
+  for (const auto& p : run.packages)
+    j["packages"].push_back({{"op", p.op}, {"repo", p.repo}, {"revision", p.revision}, {"origin", p.origin}});
+  j["roofline"] = nlohmann::json::array();
+  for (const auto& [bytes, r] : roofline.all())
+    j["roofline"].push_back({{"bytes", bytes},
+                             {"gpu_us_median", r.gpuUsMedian},
+                             {"gpu_us_min", r.gpuUsMin},
+                             {"gbps", r.gbps},
+                             {"kernel", r.kernel}});
+  j["measurements"] = nlohmann::json::array();
+  for (const auto& m : run.measurements) j["measurements"].push_back(m.toJson());
+  return j;
+}
+
+}  // namespace wgk::harness

@@ -1,0 +1,81 @@
+// Runs bench.json cases on the local device (`wgk bench`, `wgk tune`): inputs uploaded once as GPU
+// tensors, outputs preallocated, GPU time from timestamp queries (median and min over the repeats
+// after warm-up), bytes moved (package::bytesMoved), GB/s, and the ratio to the copy roofline
+// measured in the same run on the same byte size (roofline.h). Also the cold time (load + plan +
+// compile + first call in a fresh runtime on the same device) and host overhead (wall time per call
+// with GPU-resident tensors and warm caches, timestamps off).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/roofline.h"
+#include "package/test_spec.h"
+#include "wgk/runtime.h"
+
+namespace wgk::harness {
+
+struct BenchSelection {
+  std::string caseName;      // empty: every case
+  std::string tag;           // empty: every tag
+  std::string variant;       // force this variant (cases where it is not eligible are skipped)
+  bool allVariants = false;  // every variant eligible for each case
+  int repeat = -1;           // timed runs; -1: bench.json's report.iterations
+  int warmup = -1;           // untimed runs first; -1: bench.json's report.warmup
+  int overheadCalls = 1000;  // calls timed for host overhead; 0 skips it
+  bool cold = true;          // measure the cold first call
+};
+
+struct BenchMeasurement {
+  std::string package, caseName, variant, selectedBy;
+  std::vector<std::string> tags;
+  bool isDefault = false;  // the variant the runtime picks for this case unforced (priority or tuning)
+  uint64_t bytes = 0;
+  double gpuUsMedian = 0, gpuUsMin = 0, gbps = 0;
+  double copyGbps = 0, rooflineRatio = 0;
+  double coldMs = -1;        // -1: not measured
+  double wallUsMedian = -1;  // -1: not measured
+  std::string error;         // non-empty: the case failed on this variant (other fields unset)
+  nlohmann::json toJson() const;
+};
+
+struct BenchPackage {
+  std::string op, repo, revision, origin;
+};
+
+struct BenchRun {
+  std::vector<BenchPackage> packages;
+  std::vector<BenchMeasurement> measurements;
+};
+
+// Progress: called before each (case, variant) with its label, and the counts done / total.
+using BenchProgress = std::function<void(const std::string& label, size_t done, size_t total)>;
+
+// The bench.json cases the selection picks (Error(NotFound) for an unknown --case).
+std::vector<const package::BenchCase*> selectCases(const package::BenchFile& file, const BenchSelection& sel,
+                                                   const std::string& opId);
+// Variant ids to run a case on: {""} (the planner's choice), the forced one, or every eligible
+// one; empty with *skipReason set when none applies.
+std::vector<std::string> benchVariants(Kernel& kernel, const package::BenchCase& c, const BenchSelection& sel,
+                                       std::string* skipReason);
+
+// Runs the selection of one loaded package and appends to `run`. Errors of one case/variant are
+// recorded in its measurement (error) and the run goes on; setup errors (no timestamps) throw.
+// `reload` loads the same package into a fresh runtime (for the cold time); null skips cold.
+struct BenchHooks {
+  std::function<Kernel(Runtime&)> reload;
+  BenchProgress progress;
+  std::function<void(const BenchMeasurement&)> onResult;
+};
+void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofline& roofline, BenchRun& run,
+              const BenchHooks& hooks = {});
+
+// The evidence document (docs/benchmarks.md): format "wgk-bench/1".
+nlohmann::json evidenceJson(const BenchRun& run, const CopyRoofline& roofline, const DeviceProfile& device,
+                            const std::string& wgkVersion);
+
+}  // namespace wgk::harness

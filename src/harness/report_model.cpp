@@ -1,0 +1,166 @@
+#include "harness/report_model.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+
+#include "wgk/error.h"
+
+namespace wgk::harness {
+namespace {
+nlohmann::json readJson(const std::string& path, const std::string& what) {
+  std::ifstream in(path);
+  if (!in) throw Error(ErrorCode::Io, "cannot open " + what + " '" + path + "'");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(ErrorCode::Parse, what + " '" + path + "' is not valid JSON: " + e.what());
+  }
+}
+
+double num(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number() ? it->get<double>() : -1;
+}
+
+std::string str(const nlohmann::json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+std::string deviceName(const nlohmann::json& device) {
+  const nlohmann::json info = device.value("adapterInfo", nlohmann::json::object());
+  std::string d = str(info, "description"), v = str(info, "vendor"), a = str(info, "architecture");
+  std::string extra = v + (v.empty() || a.empty() ? "" : " ") + a;
+  if (d.empty()) return extra.empty() ? "unknown device" : extra;
+  return extra.empty() ? d : d + " (" + extra + ")";
+}
+}  // namespace
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  std::string s = buf;
+  // Thousands separators on the integer part: GB/s in the thousands reads better as 4,103.
+  auto dot = s.find('.');
+  size_t end = dot == std::string::npos ? s.size() : dot;
+  size_t start = s[0] == '-' ? 1 : 0;
+  for (size_t i = end; i > start + 3; i -= 3) s.insert(i - 3, ",");
+  return s;
+}
+
+std::string htmlEscape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+std::string shortOp(const std::string& opId) {
+  auto dot = opId.rfind('.');
+  return dot == std::string::npos ? opId : opId.substr(dot + 1);
+}
+
+Evidence parseEvidence(const nlohmann::json& doc, const std::string& source) {
+  if (!doc.is_object() || doc.value("format", "") != "wgk-bench/1")
+    throw Error(ErrorCode::Parse,
+                "'" + source + "' is not a wgk bench evidence file (format \"wgk-bench/1\")");
+  if (!doc.contains("measurements") || !doc["measurements"].is_array())
+    throw Error(ErrorCode::Parse, "'" + source + "': \"measurements\" must be an array");
+  for (size_t i = 0; i < doc["measurements"].size(); ++i) {
+    const auto& m = doc["measurements"][i];
+    if (!m.is_object() || !m.contains("package") || !m.contains("case") || !m.contains("bytes"))
+      throw Error(ErrorCode::Parse,
+                  "'" + source + "': measurements/" + std::to_string(i) + " lacks package, case or bytes");
+  }
+  Evidence e;
+  e.source = source;
+  e.device = deviceName(doc.value("device", nlohmann::json::object()));
+  e.date = str(doc, "date");
+  e.doc = doc;
+  return e;
+}
+
+Evidence loadEvidence(const std::string& path) {
+  return parseEvidence(readJson(path, "evidence file"), path);
+}
+
+const PeerRow* Peers::find(const std::string& opId, uint64_t bytes) const {
+  auto it = rows.find({shortOp(opId), bytes});
+  return it == rows.end() ? nullptr : &it->second;
+}
+
+Peers parsePeers(const nlohmann::json& doc, const std::string& source) {
+  if (!doc.is_object() || !doc.contains("cases") || !doc["cases"].is_array())
+    throw Error(ErrorCode::Parse, "'" + source + "' is not a torch peers file (no \"cases\" array)");
+  Peers p;
+  p.device = str(doc, "device");
+  if (doc.contains("copy_1GiB") && doc["copy_1GiB"].is_object()) p.copyGbps = num(doc["copy_1GiB"], "GBps");
+  for (const auto& c : doc["cases"]) {
+    if (!c.is_object() || !c.contains("op") || !c.contains("bytes") || !c["bytes"].is_number_unsigned())
+      throw Error(ErrorCode::Parse, "'" + source + "': every case needs op and bytes");
+    PeerRow r{num(c, "eager_GBps"), num(c, "compile_GBps"), num(c, "eager_us"), num(c, "compile_us")};
+    p.rows[{shortOp(str(c, "op")), c["bytes"].get<uint64_t>()}] = r;
+  }
+  return p;
+}
+
+Peers loadPeers(const std::string& path) {
+  return parsePeers(readJson(path, "peers file"), path);
+}
+
+ReportModel ReportModel::build(const std::vector<Evidence>& files, std::optional<Peers> peers) {
+  ReportModel model;
+  model.peers = std::move(peers);
+  const size_t nDev = files.size();
+  for (const auto& f : files) {
+    model.devices.push_back(f.device + (f.date.empty() ? "" : ", " + f.date.substr(0, 10)));
+    model.sources.push_back(f.source);
+  }
+  for (size_t d = 0; d < nDev; ++d) {
+    for (const auto& m : files[d].doc["measurements"]) {
+      const std::string op = str(m, "package"), name = str(m, "case");
+      if (std::find(model.ops.begin(), model.ops.end(), op) == model.ops.end()) model.ops.push_back(op);
+      auto row = std::find_if(model.cases.begin(), model.cases.end(),
+                              [&](const CaseRow& r) { return r.op == op && r.caseName == name; });
+      if (row == model.cases.end()) {
+        CaseRow r{op, name, {}, m["bytes"].get<uint64_t>(), std::vector<std::vector<Cell>>(nDev)};
+        if (m.contains("tags") && m["tags"].is_array())
+          for (const auto& t : m["tags"])
+            if (t.is_string()) r.tags.push_back(t.get<std::string>());
+        model.cases.push_back(std::move(r));
+        row = model.cases.end() - 1;
+      }
+      Cell c{str(m, "variant"),         str(m, "selectedBy"),    str(m, "error"),
+             m.value("default", false), num(m, "gpu_us_median"), num(m, "gbps"),
+             num(m, "roofline_ratio"),  num(m, "copy_gbps"),     num(m, "cold_ms"),
+             num(m, "wall_us_median")};
+      row->byDevice[d].push_back(std::move(c));
+    }
+  }
+  // Group by op, keeping first-appearance order inside each op.
+  std::stable_sort(model.cases.begin(), model.cases.end(), [&](const CaseRow& a, const CaseRow& b) {
+    auto ia = std::find(model.ops.begin(), model.ops.end(), a.op),
+         ib = std::find(model.ops.begin(), model.ops.end(), b.op);
+    return ia < ib;
+  });
+  return model;
+}
+
+}  // namespace wgk::harness

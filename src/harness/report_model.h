@@ -1,0 +1,75 @@
+// Reading bench evidence (`wgk bench --json`, format "wgk-bench/1") and torch peer files
+// (/work/shared/peers/torch_peers.py) into one model that `wgk report` renders as HTML
+// (report_html.cpp) or Markdown (report_markdown.cpp).
+//
+//   auto model = harness::ReportModel::build({harness::loadEvidence("h200.json")}, peersJsonOrNull);
+//   std::string html = harness::renderHtml(model);
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace wgk::harness {
+
+struct Evidence {
+  std::string source;  // file name (for messages)
+  std::string device;  // a readable device name ("NVIDIA H200 (nvidia hopper)", ...)
+  std::string date;
+  nlohmann::json doc;
+};
+
+// Error(Io) when unreadable, Error(Parse) when not JSON or not "wgk-bench/1" (names the file).
+Evidence loadEvidence(const std::string& path);
+Evidence parseEvidence(const nlohmann::json& doc, const std::string& source);
+
+struct PeerRow {
+  double eagerGbps = -1, compileGbps = -1, eagerUs = -1, compileUs = -1;
+};
+
+// Torch peer numbers by (short op name, bytes): the peer script names cases differently from
+// bench.json, but the same shape moves the same bytes.
+struct Peers {
+  std::string device;
+  double copyGbps = -1;
+  std::map<std::pair<std::string, uint64_t>, PeerRow> rows;
+  const PeerRow* find(const std::string& opId, uint64_t bytes) const;
+};
+Peers parsePeers(const nlohmann::json& doc, const std::string& source);
+Peers loadPeers(const std::string& path);
+
+// One measured (variant) value on one device.
+struct Cell {
+  std::string variant, selectedBy, error;
+  bool isDefault = false;  // the variant the runtime picks unforced
+  double gpuUs = -1, gbps = -1, ratio = -1, copyGbps = -1, coldMs = -1, wallUs = -1;
+};
+
+struct CaseRow {
+  std::string op, caseName;
+  std::vector<std::string> tags;
+  uint64_t bytes = 0;
+  std::vector<std::vector<Cell>> byDevice;  // [device index] -> variants measured there
+};
+
+struct ReportModel {
+  std::vector<std::string> devices;  // column headers, one per evidence file
+  std::vector<std::string> sources;
+  std::vector<std::string> ops;  // in order of first appearance
+  std::vector<CaseRow> cases;    // grouped by op, in order of first appearance
+  std::optional<Peers> peers;
+  static ReportModel build(const std::vector<Evidence>& files, std::optional<Peers> peers);
+};
+
+std::string renderHtml(const ReportModel& model);
+std::string renderMarkdown(const ReportModel& model);
+
+// Shared by the renderers: "1,234.5"-style numbers and HTML escaping.
+std::string fixed(double v, int decimals);
+std::string htmlEscape(const std::string& s);
+std::string shortOp(const std::string& opId);  // "ai.onnx.RMSNormalization" -> "RMSNormalization"
+
+}  // namespace wgk::harness

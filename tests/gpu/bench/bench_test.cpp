@@ -1,0 +1,243 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <set>
+
+#include "harness/bench_runner.h"
+#include "harness/report_model.h"
+#include "harness/tune.h"
+#include "runtime/runtime_impl.h"
+#include "wgk/error.h"
+
+namespace wgk::harness {
+namespace {
+
+const char* kPackages[] = {"webgpu-kernels/ai.onnx.RMSNormalization", "webgpu-kernels/com.microsoft.FastGelu",
+                           "webgpu-kernels/com.microsoft.GemmaRotaryEmbedding"};
+
+RuntimeOptions options() {
+  RuntimeOptions o;
+  o.packagesDir = std::string(WGK_SOURCE_DIR) + "/packages";
+  o.offline = true;
+  return o;
+}
+
+// One runtime per binary: a lavapipe device is slow to create.
+Runtime& shared() {
+  static std::shared_ptr<Runtime> rt = Runtime::create(options());
+  return *rt;
+}
+
+BenchSelection smoke() {
+  BenchSelection s;
+  s.tag = "smoke";
+  s.allVariants = true;
+  s.repeat = 2;
+  s.warmup = 1;
+  s.overheadCalls = 5;
+  return s;
+}
+
+bool positive(const nlohmann::json& v) {
+  return v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() > 0;
+}
+
+// Every package's smoke cases on every eligible variant, into one evidence document.
+const nlohmann::json& smokeEvidence() {
+  static nlohmann::json doc = [] {
+    Runtime& rt = shared();
+    CopyRoofline roof(rt.impl());
+    BenchRun run;
+    for (const char* name : kPackages) {
+      Kernel k = rt.load(name);
+      BenchHooks hooks;
+      hooks.reload = [name](Runtime& fresh) { return fresh.load(name); };
+      runBench(rt, k, smoke(), roof, run, hooks);
+    }
+    return evidenceJson(run, roof, rt.device(), "test");
+  }();
+  return doc;
+}
+
+TEST(Bench, EvidenceIsWellFormed) {
+  const nlohmann::json& j = smokeEvidence();
+  EXPECT_EQ(j["format"], "wgk-bench/1");
+  EXPECT_TRUE(j["date"].is_string());
+  EXPECT_TRUE(j["host"].is_object());
+  EXPECT_TRUE(j["device"]["limits"].is_object());
+  ASSERT_EQ(j["packages"].size(), 3u);
+  for (const auto& p : j["packages"]) {
+    EXPECT_EQ(p["origin"], "embedded");
+    EXPECT_FALSE(p["revision"].get<std::string>().empty());
+  }
+  ASSERT_FALSE(j["roofline"].empty());
+  for (const auto& r : j["roofline"]) {
+    EXPECT_GT(r["bytes"].get<uint64_t>(), 0u);
+    EXPECT_TRUE(positive(r["gbps"])) << r.dump();
+    EXPECT_GE(r["gpu_us_median"].get<double>(), r["gpu_us_min"].get<double>());
+    EXPECT_EQ(r["kernel"].get<std::string>().rfind("vec4x", 0), 0u);
+  }
+  std::set<std::string> packages;
+  for (const auto& m : j["measurements"]) {
+    SCOPED_TRACE(m.dump());
+    ASSERT_FALSE(m.contains("error"));
+    packages.insert(m["package"].get<std::string>());
+    EXPECT_FALSE(m["variant"].get<std::string>().empty());
+    EXPECT_EQ(m["selectedBy"], "forced");
+    EXPECT_TRUE(std::find(m["tags"].begin(), m["tags"].end(), "smoke") != m["tags"].end());
+    EXPECT_GT(m["bytes"].get<uint64_t>(), 0u);
+    EXPECT_GE(m["gpu_us_median"].get<double>(), 0);
+    EXPECT_GE(m["gpu_us_median"].get<double>(), m["gpu_us_min"].get<double>());
+    for (const char* key : {"gbps", "copy_gbps", "roofline_ratio", "cold_ms", "wall_us_median"})
+      EXPECT_TRUE(positive(m[key])) << key;
+    EXPECT_NEAR(m["roofline_ratio"].get<double>(), m["gbps"].get<double>() / m["copy_gbps"].get<double>(),
+                1e-9);
+  }
+  EXPECT_EQ(packages.size(), 3u);
+}
+
+TEST(Bench, BytesAreTheMinimumTheOpMoves) {
+  // RMSNormalization smoke_2x64_f16: x and y (2x64 f16) plus scale (64 f16) = 256 + 256 + 128.
+  bool seen = false;
+  for (const auto& m : smokeEvidence()["measurements"])
+    if (m["case"] == "smoke_2x64_f16") {
+      EXPECT_EQ(m["bytes"].get<uint64_t>(), 640u);
+      seen = true;
+    }
+  EXPECT_TRUE(seen);
+}
+
+TEST(Bench, DefaultVariantRecordsHowItWasChosen) {
+  Runtime& rt = shared();
+  CopyRoofline roof(rt.impl());
+  BenchRun run;
+  Kernel k = rt.load(kPackages[1]);
+  BenchSelection s = smoke();
+  s.allVariants = false;
+  s.caseName = "smoke_3x7_f32";
+  s.cold = false;
+  s.overheadCalls = 0;
+  runBench(rt, k, s, roof, run);
+  ASSERT_EQ(run.measurements.size(), 1u);
+  const auto& m = run.measurements[0];
+  EXPECT_TRUE(m.error.empty()) << m.error;
+  EXPECT_EQ(m.selectedBy, "priority");
+  EXPECT_FALSE(m.variant.empty());
+  EXPECT_EQ(m.bytes, 3u * 7 * 4 * 2);  // no bias: X and Y only
+  EXPECT_LT(m.coldMs, 0);              // not measured
+  EXPECT_LT(m.wallUsMedian, 0);
+  EXPECT_FALSE(m.toJson().contains("error"));
+  EXPECT_TRUE(m.toJson()["cold_ms"].is_null());
+}
+
+TEST(Bench, UnknownCaseIsAnError) {
+  Runtime& rt = shared();
+  CopyRoofline roof(rt.impl());
+  BenchRun run;
+  Kernel k = rt.load(kPackages[0]);
+  BenchSelection s = smoke();
+  s.caseName = "no_such_case";
+  EXPECT_THROW(runBench(rt, k, s, roof, run), Error);
+}
+
+TEST(Bench, CopyRooflineCopiesAndIsMemoised) {
+  Runtime& rt = shared();
+  CopyRoofline roof(rt.impl());
+  const CopyMeasurement& a = roof.measure(1 << 20, 1, 3);
+  EXPECT_GT(a.gbps, 0);
+  EXPECT_EQ(a.bytes, 1u << 20);
+  EXPECT_EQ(&roof.measure(1 << 20, 1, 3), &a);
+  EXPECT_EQ(roof.all().size(), 1u);
+  EXPECT_NE(CopyRoofline::copyWgsl(4).find("base + 768u"), std::string::npos);
+}
+
+TEST(Bench, CopyKernelCopiesEveryElement) {
+  // The roofline must be a real copy (the same WGSL, checked on data), including a ragged tail.
+  Runtime& rt = shared();
+  std::lock_guard lock(rt.impl().gpuMutex());
+  gpu::Device& dev = rt.impl().device();
+  const uint32_t n4 = 1000;  // not a multiple of 256 * 8
+  std::vector<float> in(n4 * 4);
+  for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i) * 0.5f;
+  for (uint32_t per : {1u, 4u, 8u}) {
+    gpu::Buffer src = dev.createBuffer(in.size() * 4, gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst);
+    gpu::Buffer dst = dev.createBuffer(in.size() * 4, gpu::BufferUsage::Storage | gpu::BufferUsage::CopySrc);
+    src.upload(std::as_bytes(std::span(in)));
+    const gpu::BindingKind layout[] = {gpu::BindingKind::ReadOnlyStorage, gpu::BindingKind::Storage};
+    auto pipe = dev.createComputePipeline(CopyRoofline::copyWgsl(per), layout);
+    auto rec = dev.recorder();
+    const uint32_t groups = (n4 + 256 * per - 1) / (256 * per);
+    // Folded into y on purpose: workgroup ids beyond the data must not write.
+    rec.dispatch(pipe, {{src.handle()}, {dst.handle()}}, 1, groups + 1);
+    rec.submit();
+    std::vector<float> out(in.size());
+    dst.readback(out.data(), out.size() * 4);
+    EXPECT_EQ(out, in) << "vec4x" << per;
+  }
+}
+
+TEST(Tune, WritesATableTheRuntimeFollows) {
+  Runtime& rt = shared();
+  CopyRoofline roof(rt.impl());
+  runtime::TuningTable table;
+  Kernel k = rt.load(kPackages[0]);
+  BenchSelection s = smoke();
+  s.caseName = "smoke_2x64_f16";
+  auto outcomes = tunePackage(rt, k, s, roof, table);
+  ASSERT_EQ(outcomes.size(), 1u);
+  ASSERT_FALSE(outcomes[0].variant.empty()) << outcomes[0].detail;
+  ASSERT_EQ(table.entries.size(), 1u);
+  const auto& e = table.entries[0];
+  EXPECT_EQ(e.package, "ai.onnx.RMSNormalization");
+  EXPECT_EQ(e.caseName, "smoke_2x64_f16");
+  EXPECT_GT(e.gbps, 0);
+  EXPECT_TRUE(e.candidates.contains(e.variant));
+
+  // Every candidate (and so the pick) is eligible for the case's request.
+  plan::PlanRequest req;
+  req.inputs["x"] = {DType::Float16, {2, 64}};
+  req.inputs["scale"] = {DType::Float16, {64}};
+  plan::Plan p = k.impl().plan(req, false);
+  for (const auto& [variant, gbps] : e.candidates.items()) {
+    auto v =
+        std::find_if(p.variants.begin(), p.variants.end(), [&](const auto& x) { return x.id == variant; });
+    ASSERT_NE(v, p.variants.end());
+    EXPECT_TRUE(v->eligible) << variant;
+  }
+
+  const auto path = std::filesystem::temp_directory_path() / "wgk_bench_test_tuning.json";
+  table.save(path.string());
+  runtime::TuningTable back = runtime::TuningTable::load(path.string());
+  EXPECT_TRUE(back.matchesDevice(rt.device()));
+  ASSERT_NE(back.find(e.package,
+                      benchCaseSignature(
+                          *package::loadBenchFile(
+                               std::string(WGK_SOURCE_DIR) +
+                               "/packages/webgpu-kernels/ai.onnx.RMSNormalization/build/webgpu/bench.json")
+                               .findCase("smoke_2x64_f16"))),
+            nullptr);
+
+  // A runtime with the table picks the tuned variant, and says so.
+  RuntimeOptions o = options();
+  o.tuningFile = path.string();
+  auto tuned = Runtime::createForDevice(rt.impl().device().handle(), o);
+  Kernel tk = tuned->load(kPackages[0]);
+  HostTensor x(DType::Float16, {2, 64}), scale(DType::Float16, {64});
+  CallResult r = tk.call({{"x", x}, {"scale", scale}});
+  EXPECT_EQ(r.selectedBy, "tuning");
+  EXPECT_EQ(r.variant, e.variant);
+  std::filesystem::remove(path);
+}
+
+TEST(Report, RendersSmokeEvidenceAsSvg) {
+  auto model = ReportModel::build({parseEvidence(smokeEvidence(), "smoke")}, std::nullopt);
+  EXPECT_EQ(model.ops.size(), 3u);
+  const std::string html = renderHtml(model);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_NE(html.find("smoke_b1_h2_s4_d8"), std::string::npos);
+  EXPECT_NE(renderMarkdown(model).find("### FastGelu on "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace wgk::harness

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# `wgk bench` -> evidence JSON -> `wgk report`, and `wgk tune` -> `wgk bench --tuning`, through the
+# CLI on the local adapter with smoke cases and tiny repeat counts. Checks structure, never speed.
+#   cli_bench_smoke.sh WGK WORKDIR
+set -euo pipefail
+wgk=$1 work=$2
+rm -rf "$work" && mkdir -p "$work"
+pkgs=(webgpu-kernels/ai.onnx.RMSNormalization webgpu-kernels/com.microsoft.FastGelu
+      webgpu-kernels/com.microsoft.GemmaRotaryEmbedding)
+"$wgk" bench "${pkgs[@]}" --tag smoke --all-variants --repeat 2 --warmup 1 --overhead-calls 5 \
+  --json "$work/bench.json" > "$work/table.txt"
+grep -q "smoke_2x64_f16" "$work/table.txt"
+"$wgk" report "$work/bench.json" --html "$work/report.html" --markdown "$work/perf.md"
+grep -q "<svg" "$work/report.html"
+grep -q "### GemmaRotaryEmbedding on " "$work/perf.md"
+"$wgk" tune "${pkgs[0]}" --case smoke_2x64_f16 --repeat 2 --warmup 1 --out "$work/tuning.json" > "$work/tune.txt"
+"$wgk" bench "${pkgs[0]}" --case smoke_2x64_f16 --repeat 2 --warmup 1 --overhead-calls 2 --no-cold \
+  --tuning "$work/tuning.json" --json "$work/tuned.json" > /dev/null
+# --append adds a second package's run to the same file.
+"$wgk" bench "${pkgs[1]}" --case smoke_3x7_f32 --repeat 2 --warmup 1 --overhead-calls 2 --no-cold \
+  --json "$work/tuned.json" --append > /dev/null
+python3 - "$work" <<'PY'
+import json, math, sys
+work = sys.argv[1]
+doc = json.load(open(f"{work}/bench.json"))
+assert doc["format"] == "wgk-bench/1", doc["format"]
+for key in ("wgkVersion", "date", "device", "host", "packages", "roofline", "measurements"):
+    assert key in doc, key
+assert len(doc["packages"]) == 3 and len(doc["measurements"]) >= 6
+def pos(v): return isinstance(v, (int, float)) and math.isfinite(v) and v > 0
+for r in doc["roofline"]:
+    assert pos(r["gbps"]) and r["bytes"] > 0, r
+for m in doc["measurements"]:
+    assert "error" not in m, m
+    for key in ("gbps", "copy_gbps", "roofline_ratio", "cold_ms", "wall_us_median"):
+        assert pos(m[key]), (key, m)
+    assert m["gpu_us_median"] >= m["gpu_us_min"] >= 0, m
+    assert abs(m["roofline_ratio"] - m["gbps"] / m["copy_gbps"]) < 1e-9, m
+tuning = json.load(open(f"{work}/tuning.json"))
+assert tuning["format"] == "wgk-tuning/1" and len(tuning["entries"]) == 1, tuning
+tuned = json.load(open(f"{work}/tuned.json"))
+first, second = tuned["measurements"]
+assert first["selectedBy"] == "tuning" and first["variant"] == tuning["entries"][0]["variant"], first
+assert second["package"] == "com.microsoft.FastGelu" and len(tuned["packages"]) == 2, tuned["packages"]
+assert first["cold_ms"] is None
+print("cli bench smoke: OK,", len(doc["measurements"]), "measurements")
+PY
