@@ -1,5 +1,6 @@
 // The mechanical parts of a plan: WGSL declarations, uniform packing, dispatch folding, the JSON
 // and text forms, and the request key.
+#include <charconv>
 #include <cmath>
 #include <cstring>
 
@@ -247,17 +248,25 @@ std::string Plan::toText(bool withWgsl) const {
 
 std::string requestKey(const PlanRequest& r, const std::string& deviceId) {
   // Unambiguous: every part is length- or delimiter-framed; attrs are sorted by name (std::map).
-  std::string k = "dev=" + std::to_string(deviceId.size()) + ":" + deviceId;
+  // Built by appending into one reserved string: this runs on every kernel call (the runtime's
+  // plan cache key), so it avoids the temporaries of operator+ chains.
+  std::string k;
+  k.reserve(64 + 48 * r.inputs.size() + 32 * r.attrs.size());
+  k.append("dev=").append(std::to_string(deviceId.size())).append(":").append(deviceId);
+  char digits[24];
   for (const auto& [name, t] : r.inputs) {
-    k += "|in " + name + "=" + std::string(dtypeName(t.dtype)) + "[";
-    for (int64_t d : t.shape) k += std::to_string(d) + ",";
-    k += "]";
+    k.append("|in ").append(name).append("=").append(dtypeName(t.dtype)).append("[");
+    for (int64_t d : t.shape) {
+      const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, d);
+      k.append(digits, end).push_back(',');
+    }
+    k.push_back(']');
   }
-  for (const auto& a : r.absent) k += "|absent " + a;
+  for (const auto& a : r.absent) k.append("|absent ").append(a);
   for (const auto& [name, v] : r.attrs)
-    k += "|attr " + name + "=" + std::string(v.kindName()) + ":" + v.repr();
-  if (!r.forcedVariant.empty()) k += "|force " + r.forcedVariant;
-  if (!r.preferredVariant.empty()) k += "|prefer " + r.preferredVariant;
+    k.append("|attr ").append(name).append("=").append(v.kindName()).append(":").append(v.repr());
+  if (!r.forcedVariant.empty()) k.append("|force ").append(r.forcedVariant);
+  if (!r.preferredVariant.empty()) k.append("|prefer ").append(r.preferredVariant);
   return k;
 }
 
