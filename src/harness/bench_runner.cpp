@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "harness/test_runner.h"
 #include "runtime/attributes.h"
 #include "runtime/runtime_impl.h"
 #include "wgk/error.h"
@@ -106,28 +107,11 @@ std::vector<const package::BenchCase*> selectCases(const package::BenchFile& fil
 
 std::vector<std::string> benchVariants(Kernel& kernel, const package::BenchCase& c, const BenchSelection& sel,
                                        std::string* skipReason) {
-  if (!sel.allVariants && sel.variant.empty()) return {""};
+  if (!sel.allVariants && sel.variant.empty()) return {""};  // before converting attrs, as the call will
   plan::PlanRequest req;
   for (const auto& [name, t] : c.inputs) req.inputs[name] = {t.dtype, t.shape};
   req.attrs = runtime::toValues(runtime::fromValues(c.attrs));
-  plan::Plan p;
-  try {
-    p = kernel.impl().plan(req, /*renderShaders=*/false);
-  } catch (const Error& e) {
-    if (e.code() != ErrorCode::NoVariant) throw;
-    *skipReason = "no variant is eligible";
-    return {};
-  }
-  std::vector<std::string> out;
-  for (const auto& v : p.variants) {
-    if (!v.eligible) {
-      if (v.id == sel.variant) *skipReason = "variant " + v.id + " is not eligible: " + v.reason;
-      continue;
-    }
-    if (sel.allVariants || v.id == sel.variant) out.push_back(v.id);
-  }
-  if (out.empty() && skipReason->empty()) *skipReason = "the package has no variant '" + sel.variant + "'";
-  return out;
+  return selectVariants(kernel, req, sel.variant, sel.allVariants, skipReason);
 }
 
 namespace {

@@ -39,10 +39,18 @@ Tolerance toleranceOf(const package::ExpectedOutput& o) {
 }
 
 nlohmann::json TestOutcome::toJson() const {
-  auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(std::to_string(v)); };
-  return {{"case", caseName},         {"variant", variant},        {"selectedBy", selectedBy},
-          {"status", status},         {"detail", detail},          {"maxAbsError", num(maxAbsError)},
-          {"maxUlpError", num(maxUlpError)}, {"gpuUs", gpuUs},     {"inputs", shapes}};
+  auto num = [](double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(std::to_string(v));
+  };
+  return {{"case", caseName},
+          {"variant", variant},
+          {"selectedBy", selectedBy},
+          {"status", status},
+          {"detail", detail},
+          {"maxAbsError", num(maxAbsError)},
+          {"maxUlpError", num(maxUlpError)},
+          {"gpuUs", gpuUs},
+          {"inputs", shapes}};
 }
 
 PreparedCase prepareCase(const std::string& opId, const package::TestCase& c) {
@@ -66,15 +74,13 @@ PreparedCase prepareCase(const std::string& opId, const package::TestCase& c) {
   return p;
 }
 
-std::vector<std::string> variantsForCase(Kernel& kernel, const package::TestCase& c, const TestSelection& sel,
-                                         std::string* skipReason) {
-  if (!sel.allVariants && sel.variant.empty()) return {""};
-  plan::PlanRequest req;
-  for (const auto& [name, t] : c.inputs) req.inputs[name] = {t.dtype, t.shape};
-  req.attrs = c.attrs;
+std::vector<std::string> selectVariants(Kernel& kernel, const plan::PlanRequest& request,
+                                        const std::string& variant, bool allVariants,
+                                        std::string* skipReason) {
+  if (!allVariants && variant.empty()) return {""};
   plan::Plan p;
   try {
-    p = kernel.impl().plan(req, /*renderShaders=*/false);
+    p = kernel.impl().plan(request, /*renderShaders=*/false);
   } catch (const Error& e) {
     if (e.code() != ErrorCode::NoVariant) throw;
     *skipReason = "no variant is eligible";
@@ -83,14 +89,22 @@ std::vector<std::string> variantsForCase(Kernel& kernel, const package::TestCase
   std::vector<std::string> out;
   for (const auto& v : p.variants) {
     if (!v.eligible) {
-      if (v.id == sel.variant) *skipReason = "variant " + v.id + " is not eligible: " + v.reason;
+      if (v.id == variant) *skipReason = "variant " + v.id + " is not eligible: " + v.reason;
       continue;
     }
-    if (sel.allVariants || v.id == sel.variant) out.push_back(v.id);
+    if (allVariants || v.id == variant) out.push_back(v.id);
   }
-  if (!sel.allVariants && out.empty() && skipReason->empty())
-    *skipReason = "the package has no variant '" + sel.variant + "'";
+  if (!allVariants && out.empty() && skipReason->empty())
+    *skipReason = "the package has no variant '" + variant + "'";
   return out;
+}
+
+std::vector<std::string> variantsForCase(Kernel& kernel, const package::TestCase& c, const TestSelection& sel,
+                                         std::string* skipReason) {
+  plan::PlanRequest req;
+  for (const auto& [name, t] : c.inputs) req.inputs[name] = {t.dtype, t.shape};
+  req.attrs = c.attrs;
+  return selectVariants(kernel, req, sel.variant, sel.allVariants, skipReason);
 }
 
 TestOutcome runTestCase(Kernel& kernel, const package::TestCase& c, const PreparedCase& prepared,
@@ -145,9 +159,12 @@ TestSummary runTests(Kernel& kernel, const TestSelection& sel,
     throw Error(ErrorCode::NotFound, "test.json of " + opId + " has no case '" + sel.caseName + "'");
   TestSummary summary;
   auto record = [&](TestOutcome o) {
-    if (o.status == "pass") ++summary.passed;
-    else if (o.status == "skip") ++summary.skipped;
-    else ++summary.failed;
+    if (o.status == "pass")
+      ++summary.passed;
+    else if (o.status == "skip")
+      ++summary.skipped;
+    else
+      ++summary.failed;
     if (onOutcome) onOutcome(o);
     summary.outcomes.push_back(std::move(o));
   };

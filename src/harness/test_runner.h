@@ -11,15 +11,16 @@
 #include <nlohmann/json.hpp>
 
 #include "package/test_spec.h"
+#include "plan/plan.h"
 #include "reference/compare.h"
 #include "wgk/runtime.h"
 
 namespace wgk::harness {
 
 struct TestSelection {
-  std::string caseName;       // empty: every case
-  std::string variant;        // force this variant (cases where it is not eligible are skipped)
-  bool allVariants = false;   // every variant eligible for each case
+  std::string caseName;      // empty: every case
+  std::string variant;       // force this variant (cases where it is not eligible are skipped)
+  bool allVariants = false;  // every variant eligible for each case
 };
 
 struct TestOutcome {
@@ -36,6 +37,13 @@ struct TestSummary {
   std::vector<TestOutcome> outcomes;
   int passed = 0, failed = 0, skipped = 0;
 };
+
+// The variant ids to run a request on: {""} (the planner's choice) unless `variant` is forced or
+// `allVariants` asks for every eligible one; empty, with *skipReason set, when none applies.
+// Shared by `wgk test` and `wgk bench`.
+std::vector<std::string> selectVariants(Kernel& kernel, const plan::PlanRequest& request,
+                                        const std::string& variant, bool allVariants,
+                                        std::string* skipReason);
 
 // The variant ids to run a case on: the selected one, the forced one, or every eligible one.
 std::vector<std::string> variantsForCase(Kernel& kernel, const package::TestCase& c, const TestSelection& sel,
