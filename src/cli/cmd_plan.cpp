@@ -1,6 +1,8 @@
 // `wgk plan PACKAGE --input NAME=DTYPE:D0xD1 ... [--absent NAME] [--attr NAME=VALUE]
-//   (--device-profile FILE | default device) [--variant ID] [--wgsl] [--json]`
+//   (--device-profile FILE | default device) [--variant ID] [--tuning FILE] [--wgsl] [--json]`
 // Shows which variant a request selects and why, with every pass's dispatch, bindings and uniforms.
+// With --tuning, the table's entry for the request (variant + tunables) is applied as the runtime
+// would apply it (src/runtime/tuning.h); the table must be for the profile's device.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -9,6 +11,7 @@
 #include "gpu/device.h"
 #include "package/package.h"
 #include "plan/plan.h"
+#include "runtime/tuning.h"
 #include "wgk/error.h"
 
 namespace wgk::cli {
@@ -72,7 +75,7 @@ std::pair<std::string, expr::Value> parseAttrSpec(const std::string& spec) {
 }
 
 struct PlanArgs {
-  std::string package, deviceProfile, variant;
+  std::string package, deviceProfile, variant, tuning;
   std::vector<std::string> inputs, absent, attrs;
   bool wgsl = false, json = false;
 };
@@ -92,6 +95,14 @@ void runPlan(const PlanArgs& a) {
   req.forcedVariant = a.variant;
   const DeviceProfile device = profileForPlan(a.deviceProfile);
   plan::Planner planner(packageForPlan(a.package));
+  if (!a.tuning.empty()) {
+    const runtime::TuningTable table = runtime::TuningTable::loadFor(a.tuning, device);
+    if (!req.forcedVariant.empty())
+      std::cerr << "wgk: --variant forces a variant, so " << a.tuning << " is not used\n";
+    else if (!runtime::applyTuning(table, planner.package().manifest().id(), req))
+      std::cerr << "wgk: " << a.tuning << " has no entry for this request (signature "
+                << runtime::tuningSignature(req) << ")\n";
+  }
   plan::PlanOptions options;
   options.renderShaders = a.wgsl;  // templates are only needed to show WGSL
   const plan::Plan p = planner.plan(req, device, options);
@@ -114,6 +125,8 @@ void addPlanCommand(CLI::App& app) {
   cmd->add_option("--device-profile,-d", args->deviceProfile,
                   "Device profile JSON (wgk devices --json); default: the local GPU's");
   cmd->add_option("--variant", args->variant, "Force this variant (must be eligible)");
+  cmd->add_option("--tuning", args->tuning,
+                  "Tuning table (wgk tune) of the same device: plan with its variant and tunables");
   cmd->add_flag("--wgsl", args->wgsl, "Render and print each pass's WGSL");
   cmd->add_flag("--json", args->json, "Print the plan as JSON");
   cmd->callback([args] { runPlan(*args); });

@@ -1,7 +1,9 @@
-// wgk tune PACKAGE... [--out FILE] [--case NAME] [--tag TAG] [--repeat N] [--warmup N] [hub options]
-// Times every eligible variant of each bench.json case on the local device and writes the fastest
-// per case into a per-device tuning table (src/runtime/tuning.h). An existing FILE of the same
-// device is updated in place. Use it with RuntimeOptions::tuningFile, WGK_TUNING, or
+// wgk tune PACKAGE... [--out FILE] [--case NAME] [--tag TAG] [--repeat N] [--warmup N] [--no-tunables]
+//   [hub options]
+// Times every eligible variant of each bench.json case on the local device, at the manifest's
+// tunables and at other workgroup sizes (src/harness/tune.h), and writes the fastest (variant,
+// tunables) per case into a per-device tuning table (src/runtime/tuning.h). An existing FILE of the
+// same device is updated in place. Use it with RuntimeOptions::tuningFile, WGK_TUNING, or
 // `wgk bench --tuning FILE`; `wgk plan` then reports selectedBy "tuning".
 #include <cstdio>
 #include <filesystem>
@@ -21,10 +23,11 @@ void addTuneCommand(CLI::App& app) {
     harness::BenchSelection sel;
     std::string out = "wgk-tuning.json";
     HubCliOptions hub;
+    bool noTunables = false;
   };
   auto s = std::make_shared<State>();
-  auto* cmd =
-      app.add_subcommand("tune", "Time every eligible variant per bench case and write a tuning table");
+  auto* cmd = app.add_subcommand(
+      "tune", "Time every eligible variant (and workgroup size) per bench case and write a tuning table");
   cmd->add_option("packages", s->packages, "repo ids or package folders")->required();
   cmd->add_option("--out,-o", s->out, "tuning table to write (updated when it exists)")
       ->capture_default_str();
@@ -34,6 +37,8 @@ void addTuneCommand(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--warmup", s->sel.warmup, "untimed runs first (default: bench.json's)")
       ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("--no-tunables", s->noTunables,
+                "time variants only, at the manifest's tunables (no workgroup-size search)");
   addHubOptions(cmd, s->hub);
   cmd->callback([s] {
     // No tuning file here: every variant is forced while timing, and the choice must not depend
@@ -46,13 +51,21 @@ void addTuneCommand(CLI::App& app) {
     for (const auto& name : s->packages) {
       Kernel kernel = rt->load(name, loadOptionsFor(s->hub));
       std::printf("== %s\n", kernel.source().opId.c_str());
-      for (const auto& o : harness::tunePackage(*rt, kernel, s->sel, roofline, table)) {
+      harness::TuneOptions options;
+      options.searchTunables = !s->noTunables;
+      for (const auto& o : harness::tunePackage(*rt, kernel, s->sel, roofline, table, {}, options)) {
         if (o.variant.empty()) {
           ++untuned;
           std::printf("%-34s -  %s\n", o.caseName.c_str(), o.detail.c_str());
         } else {
           ++tuned;
-          std::printf("%-34s %-26s %9.4g GB/s  (%s)\n", o.caseName.c_str(), o.variant.c_str(), o.gbps,
+          // "vec4_bias (WORKGROUP_SIZE=128)": the winner, with the tunables it won with.
+          std::string winner = o.variant;
+          if (!o.tunables.empty()) {
+            const std::string key = harness::candidateKey("", o.tunables);  // " NAME=VALUE ..."
+            winner += " (" + key.substr(1) + ")";
+          }
+          std::printf("%-34s %-40s %9.4g GB/s  (%s)\n", o.caseName.c_str(), winner.c_str(), o.gbps,
                       o.detail.c_str());
         }
         std::fflush(stdout);

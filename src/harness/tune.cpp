@@ -1,25 +1,225 @@
 #include "harness/tune.h"
 
-#include "harness/report_model.h"
-
 #include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <memory>
+#include <set>
 
+#include "harness/report_model.h"
 #include "runtime/attributes.h"
 #include "runtime/runtime_impl.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
+namespace {
 
-std::string benchCaseSignature(const package::BenchCase& c) {
+using Tunables = std::map<std::string, expr::Value>;
+
+// The request a call with the case's tensors and attributes makes (attributes round-tripped as a
+// call passes them, so signatures match byte for byte).
+plan::PlanRequest caseRequest(const package::BenchCase& c) {
   plan::PlanRequest req;
   for (const auto& [name, t] : c.inputs) req.inputs[name] = {t.dtype, t.shape};
-  // Round-trip the attributes as a call passes them, so the signature matches byte for byte.
   req.attrs = runtime::toValues(runtime::fromValues(c.attrs));
-  return runtime::tuningSignature(req);
+  return req;
+}
+
+// GB/s as bench computes it: a zero time (below timestamp resolution) counts as 1 ns.
+double gbpsOf(uint64_t bytes, double us) {
+  return static_cast<double>(bytes) / std::max(us, 1e-3) / 1e3;
+}
+
+// What makes two plans run the same kernel: rendered WGSL, dispatch, uniforms, intermediates.
+std::string fingerprint(const plan::Plan& p) {
+  std::string f = p.variant;
+  for (const auto& pass : p.passes) {
+    f += "\n#pass " + pass.id + (pass.skipped ? " skipped " : " ") + std::to_string(pass.dispatch[0]) + "," +
+         std::to_string(pass.dispatch[1]) + "," + std::to_string(pass.dispatch[2]) + "\n" + pass.wgsl;
+    for (const auto& b : pass.bindings) f.append(b.uniformBytes.begin(), b.uniformBytes.end());
+  }
+  for (const auto& i : p.intermediates) f += "\n#intermediate " + i.id + " " + std::to_string(i.bytes);
+  return f;
+}
+
+// One case's GPU tensors: inputs uploaded once, outputs preallocated (as bench does).
+struct CaseBuffers {
+  std::map<std::string, DeviceTensor> inputs, outputs;
+  uint64_t bytes = 0;
+};
+
+std::unique_ptr<CaseBuffers> prepareCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c) {
+  auto buf = std::make_unique<CaseBuffers>();
+  auto host = package::materializeInputs(c);
+  plan::Plan p = kernel.impl().plan(caseRequest(c), /*renderShaders=*/false);
+  std::map<std::string, std::pair<DType, Shape>> outs;
+  for (const auto& o : p.outputs) outs[o.name] = {o.dtype, o.shape};
+  buf->bytes = package::bytesMoved(host, outs);
+  for (const auto& [name, t] : host) buf->inputs.emplace(name, rt.upload(t));
+  for (const auto& [name, d] : outs) buf->outputs.emplace(name, rt.allocate(d.first, d.second));
+  return buf;
+}
+
+// How bench times a (case, variant): at least `warmup` untimed calls lasting at least `warmupMs`
+// (queued back to back, drained every 100, so the GPU runs at working clocks), then the median GPU
+// time (timestamps) of `repeat` calls.
+struct Timing {
+  int warmup = 0, repeat = 1;
+  double warmupMs = 0;
+};
+constexpr int kDrainEvery = 100;
+
+// GB/s of `variant` with `tunables` on the case.
+double timeSetting(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const CaseBuffers& buf,
+                   const std::string& variant, const Tunables& tunables, const Timing& timing) {
+  CallOptions o;
+  o.attrs = runtime::fromValues(c.attrs);
+  o.variant = variant;
+  o.placement = OutputPlacement::Device;
+  for (const auto& [name, t] : buf.outputs) o.outputs[name] = t.view();
+  std::map<std::string, TensorRef> refs;
+  for (const auto& [name, t] : buf.inputs) refs.emplace(name, TensorRef(t));
+  KernelImpl& k = kernel.impl();
+  const auto warm0 = std::chrono::steady_clock::now();
+  auto warmMs = [&] {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warm0).count();
+  };
+  for (int i = 0; i < timing.warmup || warmMs() < timing.warmupMs; ++i) {
+    if (i && i % kDrainEvery == 0) rt.waitIdle();
+    CallResult r = k.call(refs, o, tunables);
+    if (r.variant != variant)
+      throw Error(ErrorCode::Internal, "asked for variant " + variant + ", ran " + r.variant);
+  }
+  rt.waitIdle();
+  o.timestamps = true;
+  std::vector<double> us;
+  for (int i = 0; i < timing.repeat; ++i) {
+    CallResult r = k.call(refs, o, tunables);
+    if (r.timings.gpuUs < 0)
+      throw Error(ErrorCode::Unsupported, "the call returned no GPU time (timestamp-query?)");
+    us.push_back(r.timings.gpuUs);
+  }
+  return gbpsOf(buf.bytes, medianOf(us));
+}
+
+// Adds one timing to the entry and the outcome's detail; keeps the fastest.
+void record(runtime::TuningEntry& e, TuneOutcome& o, const std::string& variant,
+            const nlohmann::json& tunables, double gbps) {
+  const std::string key = candidateKey(variant, tunables);
+  e.candidates[key] = gbps;
+  o.detail += (o.detail.empty() ? "" : ", ") + key + " " + fixed(gbps, gbps >= 100 ? 0 : 3);
+  if (e.variant.empty() || gbps > e.gbps) {
+    e.variant = variant;
+    e.tunables = tunables;
+    e.gbps = gbps;
+  }
+}
+
+// The tunable search of one case (see tune.h): times each (variant, one tunable at a candidate
+// value) whose plan differs from every plan already timed for that variant.
+void searchCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const Timing& timing,
+                runtime::TuningEntry& e, TuneOutcome& o, std::string& errors) {
+  const package::Manifest& m = kernel.impl().planner().package().manifest();
+  const plan::PlanRequest base = caseRequest(c);
+  auto fingerprintOf = [&](const std::string& variant, const Tunables& tunables) {
+    plan::PlanRequest r = base;
+    r.forcedVariant = variant;
+    r.tunables = tunables;
+    return fingerprint(kernel.impl().plan(r, /*renderShaders=*/true));
+  };
+  std::map<std::string, std::set<std::string>> timed;  // variant -> fingerprints of the plans timed
+  for (const auto& [variant, gbps] : e.candidates.items()) {
+    try {
+      timed[variant].insert(fingerprintOf(variant, {}));
+    } catch (const Error&) {
+      // Timed by runBench, so it plans; if not, nothing is deduplicated against it.
+    }
+  }
+  std::unique_ptr<CaseBuffers> buf;
+  int samePlan = 0;
+  for (const std::string& name : searchedTunables(m)) {
+    const expr::Value* current = nullptr;
+    for (const auto& t : m.tunables)
+      if (t.name == name) current = t.value.literalValue();
+    for (int64_t value : workgroupCandidates(*current, rt.device())) {
+      const Tunables tunables{{name, expr::Value(value)}};
+      const nlohmann::json tj = {{name, value}};
+      plan::PlanRequest r = base;
+      r.tunables = tunables;
+      plan::Plan p;
+      try {
+        p = kernel.impl().plan(r, /*renderShaders=*/false);
+      } catch (const Error& err) {
+        if (err.code() != ErrorCode::NoVariant)
+          errors += (errors.empty() ? "" : "; ") + name + "=" + std::to_string(value) + ": " + err.what();
+        continue;  // no variant is eligible with this value
+      }
+      for (const auto& v : p.variants) {
+        if (!v.eligible) continue;
+        try {
+          if (!timed[v.id].insert(fingerprintOf(v.id, tunables)).second) {
+            ++samePlan;
+            continue;
+          }
+          if (!buf) {
+            try {
+              buf = prepareCase(rt, kernel, c);
+            } catch (const Error& err) {  // the case itself cannot run: nothing more to time
+              errors += (errors.empty() ? "" : "; ") + std::string("preparing the case: ") + err.what();
+              return;
+            }
+          }
+          record(e, o, v.id, tj, timeSetting(rt, kernel, c, *buf, v.id, tunables, timing));
+        } catch (const Error& err) {
+          errors += (errors.empty() ? "" : "; ") + candidateKey(v.id, tj) + ": " + err.what();
+          rt.waitIdle();
+        }
+      }
+    }
+  }
+  rt.waitIdle();  // the case's buffers go back to the pool only once the GPU is done with them
+  if (samePlan)
+    o.detail += (o.detail.empty() ? "" : "; ") + std::to_string(samePlan) +
+                " tunable setting(s) gave a plan already timed";
+}
+
+}  // namespace
+
+std::string benchCaseSignature(const package::BenchCase& c) {
+  return runtime::tuningSignature(caseRequest(c));
+}
+
+std::vector<std::string> searchedTunables(const package::Manifest& m) {
+  std::vector<std::string> out;
+  for (const auto& t : m.tunables) {
+    std::string lower = t.name;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char ch) { return std::tolower(ch); });
+    const expr::Value* v = t.value.literalValue();
+    if (lower.find("workgroup") != std::string::npos && v && v->isNumber()) out.push_back(t.name);
+  }
+  return out;
+}
+
+std::vector<int64_t> workgroupCandidates(const expr::Value& current, const DeviceProfile& device) {
+  const uint64_t cap =
+      std::min(device.limit("maxComputeInvocationsPerWorkgroup"), device.limit("maxComputeWorkgroupSizeX"));
+  std::vector<int64_t> out;
+  for (int64_t v : {32, 64, 128, 256, 512, 1024})
+    if (static_cast<uint64_t>(v) <= cap && !(current == expr::Value(v))) out.push_back(v);
+  return out;
+}
+
+std::string candidateKey(const std::string& variant, const nlohmann::json& tunables) {
+  std::string key = variant;
+  for (const auto& [name, v] : tunables.items())
+    key += " " + name + "=" + package::literalValueFromJson(v).repr();
+  return key;
 }
 
 std::vector<TuneOutcome> tunePackage(Runtime& rt, Kernel& kernel, BenchSelection sel, CopyRoofline& roofline,
-                                     runtime::TuningTable& table, const BenchHooks& hooks) {
+                                     runtime::TuningTable& table, const BenchHooks& hooks,
+                                     const TuneOptions& options) {
   const DeviceProfile& profile = rt.device();
   const std::string key = runtime::TuningTable::deviceKeyOf(profile);
   if (table.deviceKey.empty()) {
@@ -30,6 +230,7 @@ std::vector<TuneOutcome> tunePackage(Runtime& rt, Kernel& kernel, BenchSelection
                                                 table.deviceKey + "'); this one is '" + key +
                                                 "': write a new file");
   }
+  // Every eligible variant at the manifest's tunables.
   sel.allVariants = true;
   sel.variant.clear();
   sel.cold = false;
@@ -42,28 +243,32 @@ std::vector<TuneOutcome> tunePackage(Runtime& rt, Kernel& kernel, BenchSelection
   const auto& pkg = kernel.impl().planner().package();
   const std::string opId = pkg.manifest().id();
   package::BenchFile file = package::loadBenchFile((pkg.webgpuDir() / "bench.json").string());
+  Timing timing;
+  timing.warmup = sel.warmup >= 0 ? sel.warmup : static_cast<int>(file.report.warmup);
+  timing.repeat = sel.repeat > 0 ? sel.repeat : static_cast<int>(file.report.iterations);
+  timing.warmupMs = options.warmupMs;
   std::vector<TuneOutcome> out;
   for (const auto* c : selectCases(file, sel, opId)) {
-    TuneOutcome o{c->name, "", 0, ""};
-    runtime::TuningEntry e{opId, benchCaseSignature(*c), c->name, "", 0, nlohmann::json::object()};
+    TuneOutcome o;
+    o.caseName = c->name;
+    runtime::TuningEntry e;
+    e.package = opId;
+    e.signature = benchCaseSignature(*c);
+    e.caseName = c->name;
     std::string errors;
     for (const auto& m : run.measurements) {
       if (m.caseName != c->name) continue;
-      if (!m.error.empty()) {
+      if (!m.error.empty())
         errors += (errors.empty() ? "" : "; ") + m.variant + ": " + m.error;
-        continue;
-      }
-      e.candidates[m.variant] = m.gbps;
-      o.detail += (o.detail.empty() ? "" : ", ") + m.variant + " " + fixed(m.gbps, m.gbps >= 100 ? 0 : 3);
-      if (e.variant.empty() || m.gbps > e.gbps) {
-        e.variant = m.variant;
-        e.gbps = m.gbps;
-      }
+      else
+        record(e, o, m.variant, nlohmann::json::object(), m.gbps);
     }
+    if (options.searchTunables) searchCase(rt, kernel, *c, timing, e, o, errors);
     if (e.variant.empty()) {
       o.detail = errors.empty() ? "no eligible variant was measured" : errors;
     } else {
       o.variant = e.variant;
+      o.tunables = e.tunables;
       o.gbps = e.gbps;
       table.set(std::move(e));
     }

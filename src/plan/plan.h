@@ -36,13 +36,20 @@ struct PlanRequest {
   std::map<std::string, expr::Value> attrs;  // defaults fill the rest
   std::string forcedVariant;                 // must be eligible, else Error(NoVariant)
   std::string preferredVariant;              // tuning table hint: used when eligible, ignored otherwise
+  // Overrides of the manifest's `tunables`, applied before anything is evaluated (so eligibility
+  // sees them). A name the manifest lacks, or a value of another type (number / string / bool /
+  // list / map), is Error(InvalidArgument). With a preferredVariant (and no forcedVariant) they
+  // belong to the preference: when the preferred variant is not eligible with them, the request
+  // is planned without both (static priority), so a tuned (variant, tunables) pair either runs
+  // as tuned or not at all.
+  std::map<std::string, expr::Value> tunables;
 };
 
 struct PlanOptions {
   bool renderShaders = true;  // render each pass's template (needs the package's .wgsl.jinja files)
 };
 
-// Stable cache key of (dtypes, shapes, absent, attrs, forced/preferred variant, device id).
+// Stable cache key of (dtypes, shapes, absent, attrs, forced/preferred variant, tunables, device id).
 std::string requestKey(const PlanRequest& request, const std::string& deviceId);
 
 struct VariantVerdict {
@@ -98,6 +105,11 @@ struct Plan {
   std::string package;  // "ai.onnx.RMSNormalization"
   std::string variant;
   std::string selectedBy;  // "priority", "forced" or "tuning"
+  // The tunables this plan used that differ from the manifest's (PlanRequest::tunables that were
+  // applied); empty when it used the manifest's values.
+  std::map<std::string, expr::Value> tunables;
+  // Why a preferred variant (with its tunables) was not followed; empty when it was or none was given.
+  std::string preferenceIgnored;
   std::vector<VariantVerdict> variants;
   std::vector<PlannedOutput> outputs;
   std::vector<PlannedIntermediate> intermediates;
@@ -126,8 +138,11 @@ std::string resourceDeclarations(const std::vector<PlannedBinding>& bindings);
 // an integer in [0, 2^32), an i32 in [-2^31, 2^31), an f32 a number; otherwise Error(Contract).
 std::vector<uint8_t> packUniforms(const std::vector<package::UniformField>& fields,
                                   const std::vector<expr::Value>& values, const std::string& structName);
-// Folding of one dispatch: returns {x, y, z}; Error(Unsupported) when it cannot fit.
-std::array<uint32_t, 3> foldDispatch(uint64_t x, uint64_t z, uint64_t maxPerDimension,
-                                     bool* folded = nullptr);
+// Folding of one dispatch: returns {x, y, z}; Error(Unsupported) when it cannot fit. Above
+// maxPerDimension workgroups in x, y = ceil(x / max) and x becomes max (the spec's rowStride, for
+// `workgroups` dispatches whose manifests pass min(count, max) as a uniform) or, when `balanced`
+// (`threads` dispatches, whose shaders read num_workgroups.x), ceil(x / y): fewer idle workgroups.
+std::array<uint32_t, 3> foldDispatch(uint64_t x, uint64_t z, uint64_t maxPerDimension, bool* folded = nullptr,
+                                     bool balanced = false);
 
 }  // namespace wgk::plan

@@ -28,6 +28,10 @@ struct RequestScope {
   std::vector<PlannedOutput> outputs;
 };
 
+// The manifest's tunables with the request's overrides applied; Error(InvalidArgument) naming the
+// tunable and the package for an unknown name or a value of another kind (number/string/bool/...).
+expr::Map effectiveTunables(const package::Manifest& m, const PlanRequest& req);
+
 // Contract checks (Error(Contract)), output derivation, scope construction.
 void buildRequestScope(const package::Manifest& m, const PlanRequest& req, const DeviceProfile& device,
                        RequestScope& out);

@@ -87,7 +87,7 @@ std::vector<uint8_t> packUniforms(const std::vector<package::UniformField>& fiel
   return bytes;
 }
 
-std::array<uint32_t, 3> foldDispatch(uint64_t x, uint64_t z, uint64_t maxDim, bool* folded) {
+std::array<uint32_t, 3> foldDispatch(uint64_t x, uint64_t z, uint64_t maxDim, bool* folded, bool balanced) {
   if (maxDim == 0) throw Error(ErrorCode::Unsupported, "device reports maxComputeWorkgroupsPerDimension 0");
   if (folded) *folded = false;
   if (z > maxDim)
@@ -97,7 +97,11 @@ std::array<uint32_t, 3> foldDispatch(uint64_t x, uint64_t z, uint64_t maxDim, bo
   if (x > maxDim) {
     // The shader rebuilds the linear index as wg.x + wg.y * num_workgroups.x.
     y = (x + maxDim - 1) / maxDim;
-    x = maxDim;
+    // Balanced: x = ceil(x / y) launches at most y - 1 surplus workgroups. Unbalanced keeps
+    // x = maxDim (the row stride that `workgroups` manifests pass as a uniform) and may launch
+    // up to maxDim - 1 surplus ones: measured on the H200, 65534 empty workgroups cost about a
+    // fifth of a 512 MiB copy's time.
+    x = balanced ? (x + y - 1) / y : maxDim;
     if (folded) *folded = true;
     if (y > maxDim)
       throw Error(ErrorCode::Unsupported,
@@ -139,6 +143,10 @@ Json Plan::toJson(bool withWgsl) const {
   j["package"] = package;
   j["variant"] = variant;
   j["selectedBy"] = selectedBy;
+  Json tj = Json::object();
+  for (const auto& [name, v] : tunables) tj[name] = valueJson(v);
+  j["tunables"] = tj;
+  if (!preferenceIgnored.empty()) j["preferenceIgnored"] = preferenceIgnored;
   Json vs = Json::array();
   for (const auto& v : variants)
     vs.push_back({{"id", v.id},
@@ -200,8 +208,14 @@ Json Plan::toJson(bool withWgsl) const {
 }
 
 std::string Plan::toText(bool withWgsl) const {
-  std::string out =
-      fmt::format("package {}\nvariant {} (selected by {})\n\nvariants:\n", package, variant, selectedBy);
+  std::string out = fmt::format("package {}\nvariant {} (selected by {})\n", package, variant, selectedBy);
+  if (!tunables.empty()) {
+    std::string list;
+    for (const auto& [name, v] : tunables) list += (list.empty() ? "" : ", ") + name + "=" + v.repr();
+    out += fmt::format("tunables: {} ({})\n", list, selectedBy == "tuning" ? "tuning" : "override");
+  }
+  if (!preferenceIgnored.empty()) out += "tuning ignored: " + preferenceIgnored + "\n";
+  out += "\nvariants:\n";
   for (const auto& v : variants) {
     const char* mark = v.id == variant ? "*" : " ";
     std::string verdict = !v.eligible ? "ineligible: " + v.reason
@@ -267,6 +281,8 @@ std::string requestKey(const PlanRequest& r, const std::string& deviceId) {
     k.append("|attr ").append(name).append("=").append(v.kindName()).append(":").append(v.repr());
   if (!r.forcedVariant.empty()) k.append("|force ").append(r.forcedVariant);
   if (!r.preferredVariant.empty()) k.append("|prefer ").append(r.preferredVariant);
+  for (const auto& [name, v] : r.tunables)
+    k.append("|tunable ").append(name).append("=").append(v.kindName()).append(":").append(v.repr());
   return k;
 }
 

@@ -135,10 +135,39 @@ void checkAttribute(const Manifest& m, const std::string& name, const expr::Valu
   }
 }
 
+// The kind of value a tunable holds, for comparing an override with the manifest's value.
+std::string_view tunableKind(const expr::Value& v) {
+  return v.isNumber() ? std::string_view("number") : v.kindName();
+}
+
 }  // namespace
+
+expr::Map effectiveTunables(const Manifest& m, const PlanRequest& req) {
+  expr::Map tunables;
+  for (const auto& t : m.tunables) tunables[t.name] = *t.value.literalValue();
+  for (const auto& [name, v] : req.tunables) {
+    auto it = tunables.find(name);
+    if (it == tunables.end()) {
+      std::vector<std::string> known;
+      for (const auto& t : m.tunables) known.push_back(t.name);
+      throw Error(ErrorCode::InvalidArgument, "tunable override '" + name + "' is not a tunable of " +
+                                                  m.id() + " (tunables: " + joinNames(known) + ")");
+    }
+    if (tunableKind(it->second) != tunableKind(v))
+      throw Error(ErrorCode::InvalidArgument,
+                  "tunable override '" + name + "' = " + v.repr() + " is a " + std::string(tunableKind(v)) +
+                      ", but tunable '" + name + "' of " + m.id() + " is a " +
+                      std::string(tunableKind(it->second)) + " (" + it->second.repr() + ")");
+    it->second = v;
+  }
+  return tunables;
+}
 
 void buildRequestScope(const Manifest& m, const PlanRequest& req, const DeviceProfile& device,
                        RequestScope& rs) {
+  // Tunables first: a bad override is reported before anything is evaluated.
+  expr::Map tunables = effectiveTunables(m, req);
+
   std::vector<std::string> inputNames, outputNames;
   for (const auto& a : m.args) (a.role == ArgRole::Input ? inputNames : outputNames).push_back(a.name);
 
@@ -229,8 +258,6 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
   publish();
   rs.scope.set("dtypes", expr::Value(dtypes));
   rs.scope.set("attrs", expr::Value(attrs));
-  expr::Map tunables;
-  for (const auto& t : m.tunables) tunables[t.name] = *t.value.literalValue();
   rs.scope.set("tunables", expr::Value(std::move(tunables)));
   rs.scope.set("device", deviceValue(device));
 

@@ -348,7 +348,8 @@ PlannedPass planPass(const package::Package& pkg, const VariantSpec& v, const pa
       out.skipped = true;
       return;
     }
-    out.dispatch = foldDispatch(x, z, device.limit("maxComputeWorkgroupsPerDimension"), &out.folded);
+    out.dispatch = foldDispatch(x, z, device.limit("maxComputeWorkgroupsPerDimension"), &out.folded,
+                                /*balanced=*/d.threads.has_value());
   });
 
   if (options.renderShaders && !out.skipped) {
@@ -369,31 +370,84 @@ Planner::Planner(std::shared_ptr<const package::Package> package) : package_(std
   if (!package_) throw Error(ErrorCode::InvalidArgument, "Planner needs a package");
 }
 
-Plan Planner::plan(const PlanRequest& req, const DeviceProfile& device, const PlanOptions& options) const {
+namespace {
+
+// Every variant judged against one request: the request frame and a verdict (and scope) per variant.
+// The frame is heap-held because the candidates' scopes point into it.
+struct Judged {
+  std::unique_ptr<RequestScope> rs = std::make_unique<RequestScope>();
+  std::vector<Candidate> cs;
+
+  const Candidate* find(const std::string& id) const {
+    for (const auto& c : cs)
+      if (c.verdict.id == id) return &c;
+    return nullptr;
+  }
+};
+
+Judged judgeAll(const Manifest& m, const PlanRequest& req, const DeviceProfile& device) {
+  Judged j;
+  buildRequestScope(m, req, device, *j.rs);
+  j.cs.resize(m.variants.size());
+  for (size_t i = 0; i < m.variants.size(); ++i) {
+    j.cs[i].spec = &m.variants[i];
+    judge(m, j.cs[i], *j.rs, device);
+  }
+  return j;
+}
+
+// "WORKGROUP_SIZE=128, X=1": overrides as the plan text shows them.
+std::string tunablesText(const std::map<std::string, expr::Value>& t) {
+  std::string out;
+  for (const auto& [name, v] : t) out += (out.empty() ? "" : ", ") + name + "=" + v.repr();
+  return out;
+}
+
+}  // namespace
+
+Plan Planner::plan(const PlanRequest& request, const DeviceProfile& device,
+                   const PlanOptions& options) const {
   const Manifest& m = package_->manifest();
   return withContext("planning " + m.id(), [&] {
-    RequestScope rs;
-    buildRequestScope(m, req, device, rs);
-
-    std::vector<Candidate> cs(m.variants.size());
-    for (size_t i = 0; i < m.variants.size(); ++i) {
-      cs[i].spec = &m.variants[i];
-      judge(m, cs[i], rs, device);
+    Judged j = judgeAll(m, request, device);
+    const PlanRequest* used = &request;
+    // A preference with tunables is one tuned pair: when the preferred variant is not eligible with
+    // those tunables, plan as if there were no preference at all (manifest tunables, priority).
+    PlanRequest withoutPreference;
+    std::string preferenceIgnored;
+    if (request.forcedVariant.empty() && !request.preferredVariant.empty()) {
+      const Candidate* c = j.find(request.preferredVariant);
+      if (!c || !c->verdict.eligible) {
+        preferenceIgnored = "preferred variant '" + request.preferredVariant + "'" +
+                            (request.tunables.empty() ? "" : " with " + tunablesText(request.tunables)) +
+                            (c ? " is not eligible: " + c->verdict.reason : " is not a variant of " + m.id());
+        if (!request.tunables.empty()) {
+          withoutPreference = request;
+          withoutPreference.preferredVariant.clear();
+          withoutPreference.tunables.clear();
+          j = judgeAll(m, withoutPreference, device);
+          used = &withoutPreference;
+        }
+      }
     }
+    const PlanRequest& req = *used;
+    const std::vector<Candidate>& cs = j.cs;
+    const RequestScope& rs = *j.rs;
 
     Plan plan;
     plan.package = m.id();
     for (const auto& c : cs) plan.variants.push_back(c.verdict);
     plan.outputs = rs.outputs;
+    plan.preferenceIgnored = preferenceIgnored;
+    for (const auto& [name, v] : req.tunables) {
+      auto t =
+          std::find_if(m.tunables.begin(), m.tunables.end(), [&](const auto& x) { return x.name == name; });
+      if (t == m.tunables.end() || !(*t->value.literalValue() == v)) plan.tunables[name] = v;
+    }
 
     const Candidate* chosen = nullptr;
-    auto find = [&](const std::string& id) -> const Candidate* {
-      for (const auto& c : cs)
-        if (c.verdict.id == id) return &c;
-      return nullptr;
-    };
     if (!req.forcedVariant.empty()) {
-      const Candidate* c = find(req.forcedVariant);
+      const Candidate* c = j.find(req.forcedVariant);
       if (!c) {
         std::string ids;
         for (const auto& v : m.variants) ids += (ids.empty() ? "" : ", ") + v.id;
@@ -401,13 +455,15 @@ Plan Planner::plan(const PlanRequest& req, const DeviceProfile& device, const Pl
                     "unknown variant '" + req.forcedVariant + "' (variants: " + ids + ")");
       }
       if (!c->verdict.eligible)
-        throw Error(ErrorCode::NoVariant, "forced variant '" + req.forcedVariant + "' is not eligible: " +
-                                              c->verdict.reason + "\nall variants:" + verdictList(cs));
+        throw Error(ErrorCode::NoVariant,
+                    "forced variant '" + req.forcedVariant + "' is not eligible" +
+                        (plan.tunables.empty() ? "" : " with " + tunablesText(plan.tunables)) + ": " +
+                        c->verdict.reason + "\nall variants:" + verdictList(cs));
       chosen = c;
       plan.selectedBy = "forced";
     }
     if (!chosen && !req.preferredVariant.empty()) {
-      const Candidate* c = find(req.preferredVariant);
+      const Candidate* c = j.find(req.preferredVariant);
       if (c && c->verdict.eligible) {
         chosen = c;
         plan.selectedBy = "tuning";
@@ -423,7 +479,10 @@ Plan Planner::plan(const PlanRequest& req, const DeviceProfile& device, const Pl
         if (chosen) break;
       }
       if (!chosen)
-        throw Error(ErrorCode::NoVariant, "no variant of " + m.id() + " is eligible:" + verdictList(cs));
+        throw Error(ErrorCode::NoVariant,
+                    "no variant of " + m.id() + " is eligible" +
+                        (plan.tunables.empty() ? "" : " with " + tunablesText(plan.tunables)) + ":" +
+                        verdictList(cs));
       plan.selectedBy = "priority";
     }
     plan.variant = chosen->verdict.id;

@@ -11,18 +11,20 @@ constexpr size_t kMaxPreparedPlans = 64;
 
 gpu::BindingKind bindingKindOf(package::BufferType t) {
   switch (t) {
-    case package::BufferType::ReadOnlyStorage: return gpu::BindingKind::ReadOnlyStorage;
-    case package::BufferType::Storage: return gpu::BindingKind::Storage;
-    case package::BufferType::Uniform: return gpu::BindingKind::Uniform;
+    case package::BufferType::ReadOnlyStorage:
+      return gpu::BindingKind::ReadOnlyStorage;
+    case package::BufferType::Storage:
+      return gpu::BindingKind::Storage;
+    case package::BufferType::Uniform:
+      return gpu::BindingKind::Uniform;
   }
   return gpu::BindingKind::Storage;
 }
 }  // namespace
 
 void KernelImpl::applyTuning(plan::PlanRequest& request) const {
-  const runtime::TuningTable* table = runtime_.tuning();
-  if (!table || !request.forcedVariant.empty()) return;
-  if (const auto* e = table->find(source_.opId, runtime::tuningSignature(request))) request.preferredVariant = e->variant;
+  if (const runtime::TuningTable* table = runtime_.tuning())
+    runtime::applyTuning(*table, source_.opId, request);
 }
 
 plan::Plan KernelImpl::plan(const plan::PlanRequest& request, bool renderShaders) const {
@@ -44,8 +46,9 @@ std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& reque
   }
   ++runtime_.planMisses;
   auto prepared = std::make_shared<PreparedPlan>();
-  prepared->plan = withContext("planning " + source_.opId,
-                               [&] { return planner_.plan(request, runtime_.profile(), plan::PlanOptions{}); });
+  prepared->plan = withContext("planning " + source_.opId, [&] {
+    return planner_.plan(request, runtime_.profile(), plan::PlanOptions{});
+  });
   const plan::Plan& p = prepared->plan;
   {
     std::lock_guard gpuLock(runtime_.gpuMutex());
@@ -55,16 +58,16 @@ std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& reque
       if (!pass.skipped) {
         std::vector<gpu::BindingKind> layout;
         for (const auto& b : pass.bindings) layout.push_back(bindingKindOf(b.type));
-        pp.pipeline = withContext("compiling pass '" + pass.id + "' (" + pass.shader + ") of variant " + p.variant +
-                                      " of " + source_.opId,
+        pp.pipeline = withContext("compiling pass '" + pass.id + "' (" + pass.shader + ") of variant " +
+                                      p.variant + " of " + source_.opId,
                                   [&] { return runtime_.pipelines().get(pass.wgsl, layout, pass.name); });
         pp.uniforms.resize(pass.bindings.size());
         for (size_t i = 0; i < pass.bindings.size(); ++i) {
           const auto& b = pass.bindings[i];
           if (b.kind != plan::BindingKind::Uniform) continue;
           pp.uniforms[i] = runtime_.device().createBuffer(
-              std::max<uint64_t>(16, b.uniformBytes.size()), gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst,
-              pass.name + " params");
+              std::max<uint64_t>(16, b.uniformBytes.size()),
+              gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, pass.name + " params");
           runtime_.device().write(pp.uniforms[i].handle(), 0, b.uniformBytes.data(), b.uniformBytes.size());
         }
       }

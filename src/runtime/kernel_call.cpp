@@ -10,9 +10,12 @@
 namespace wgk {
 namespace {
 using Clock = std::chrono::steady_clock;
-double usSince(Clock::time_point t) { return std::chrono::duration<double, std::micro>(Clock::now() - t).count(); }
+double usSince(Clock::time_point t) {
+  return std::chrono::duration<double, std::micro>(Clock::now() - t).count();
+}
 
-constexpr gpu::BufferUsage kIoUsage = gpu::BufferUsage::Storage | gpu::BufferUsage::CopySrc | gpu::BufferUsage::CopyDst;
+constexpr gpu::BufferUsage kIoUsage =
+    gpu::BufferUsage::Storage | gpu::BufferUsage::CopySrc | gpu::BufferUsage::CopyDst;
 constexpr size_t kMaxBindGroupsPerPass = 32;
 
 // A bound buffer range; its size is the tensor's bytes rounded up to 4 (WebGPU's storage binding
@@ -22,7 +25,9 @@ struct Bound {
   uint64_t offset = 0, size = 0;
 };
 
-uint64_t bindSize(uint64_t bytes) { return std::max<uint64_t>(4, (bytes + 3) & ~uint64_t{3}); }
+uint64_t bindSize(uint64_t bytes) {
+  return std::max<uint64_t>(4, (bytes + 3) & ~uint64_t{3});
+}
 
 void appendKey(std::string& key, const Bound& b) {
   char raw[sizeof(void*) + 16];
@@ -47,6 +52,12 @@ const plan::PlannedOutput& plannedOutput(const plan::Plan& p, const std::string&
 }  // namespace
 
 CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options) {
+  static const std::map<std::string, expr::Value> kNoTunables;
+  return call(inputs, options, kNoTunables);
+}
+
+CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options,
+                            const std::map<std::string, expr::Value>& tunables) {
   const auto t0 = Clock::now();
   const package::Manifest& m = planner_.package().manifest();
   CallResult result;
@@ -69,11 +80,13 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
   }
   request.attrs = runtime::toValues(options.attrs);
   request.forcedVariant = options.variant;
+  request.tunables = tunables;
   applyTuning(request);
   for (const auto& [name, t] : options.outputs) {
     const package::ArgSpec* arg = m.findArg(name);
     if (!arg || arg->role != package::ArgRole::Output)
-      throw Error(ErrorCode::Contract, "'" + name + "' given as an output buffer is not an output of " + source_.opId);
+      throw Error(ErrorCode::Contract,
+                  "'" + name + "' given as an output buffer is not an output of " + source_.opId);
     runtime_.checkGpuTensor(name, t);
   }
 
@@ -88,8 +101,8 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
   for (const auto& [name, t] : options.outputs) {
     const auto& o = plannedOutput(p, name);
     if (t.dtype != o.dtype || t.shape != o.shape)
-      throw Error(ErrorCode::Contract, "output buffer '" + name + "' is " + std::string(dtypeName(t.dtype)) + " " +
-                                           shapeString(t.shape) + "; the manifest derives " +
+      throw Error(ErrorCode::Contract, "output buffer '" + name + "' is " + std::string(dtypeName(t.dtype)) +
+                                           " " + shapeString(t.shape) + "; the manifest derives " +
                                            std::string(dtypeName(o.dtype)) + " " + shapeString(o.shape) +
                                            " for these inputs");
   }
@@ -129,7 +142,8 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
       if (!b) b = dev.createBuffer(bindSize(bytes), kIoUsage, "output " + o.name);
       bound[o.name] = {b.handle(), 0, bindSize(bytes)};
     } else {
-      DeviceTensor t = runtime_.wrapBuffer(runtime_.pool().acquire(bindSize(bytes), kIoUsage), o.dtype, o.shape);
+      DeviceTensor t =
+          runtime_.wrapBuffer(runtime_.pool().acquire(bindSize(bytes), kIoUsage), o.dtype, o.shape);
       bound[o.name] = {t.view().buffer, 0, bindSize(bytes)};
       result.device.emplace(o.name, std::move(t));
     }
@@ -153,10 +167,12 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
       if (b.kind == plan::BindingKind::Uniform) {
         x = {pass.uniforms[i].handle(), 0, pass.uniforms[i].size()};
       } else {
-        auto it = bound.find(b.kind == plan::BindingKind::Intermediate ? "intermediate:" + b.resource : b.resource);
+        auto it =
+            bound.find(b.kind == plan::BindingKind::Intermediate ? "intermediate:" + b.resource : b.resource);
         if (it == bound.end())
-          throw Error(ErrorCode::Contract, "pass '" + pp.id + "' binds '" + b.resource +
-                                               "', which the call did not provide (an absent optional input?)");
+          throw Error(ErrorCode::Contract,
+                      "pass '" + pp.id + "' binds '" + b.resource +
+                          "', which the call did not provide (an absent optional input?)");
         x = it->second;
       }
       appendKey(key, x);
@@ -172,8 +188,8 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
     }
     rec.dispatch(pass.pipeline, it->second, pp.dispatch[0], pp.dispatch[1], pp.dispatch[2], pp.name);
   }
-  gpu::SubmitResult submitted = withContext("running " + source_.opId + " variant " + p.variant,
-                                            [&] { return rec.submit(); });
+  gpu::SubmitResult submitted =
+      withContext("running " + source_.opId + " variant " + p.variant, [&] { return rec.submit(); });
   if (options.timestamps) result.timings.gpuUs = static_cast<double>(submitted.totalNs()) / 1e3;
 
   // Host outputs.

@@ -22,11 +22,7 @@ std::optional<runtime::TuningTable> loadTuning(const RuntimeOptions& o, const De
   if (path.empty())
     if (const char* env = std::getenv("WGK_TUNING"); env && *env) path = env;
   if (path.empty()) return std::nullopt;
-  runtime::TuningTable t = runtime::TuningTable::load(path);
-  if (!t.matchesDevice(profile))
-    throw Error(ErrorCode::InvalidArgument, "tuning file '" + path + "' was measured on another device (" +
-                                                t.deviceKey + "), not on " + runtime::TuningTable::deviceKeyOf(profile));
-  return t;
+  return runtime::TuningTable::loadFor(path, profile);
 }
 }  // namespace
 
@@ -146,25 +142,40 @@ Runtime::~Runtime() = default;
 
 std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
   RuntimeOptions o = options;
-  if (const char* env = std::getenv("WGK_OFFLINE"); env && (!std::strcmp(env, "1") || !std::strcmp(env, "true")))
+  if (const char* env = std::getenv("WGK_OFFLINE");
+      env && (!std::strcmp(env, "1") || !std::strcmp(env, "true")))
     o.offline = true;
   gpu::Device device = gpu::Device::create(o.device);
-  return std::shared_ptr<Runtime>(new Runtime(std::make_unique<RuntimeImpl>(std::move(device), std::move(o))));
+  return std::shared_ptr<Runtime>(
+      new Runtime(std::make_unique<RuntimeImpl>(std::move(device), std::move(o))));
 }
 
 std::shared_ptr<Runtime> Runtime::createForDevice(WGPUDevice device, const RuntimeOptions& options) {
   if (!device) throw Error(ErrorCode::InvalidArgument, "createForDevice: the WGPUDevice is null");
-  return std::shared_ptr<Runtime>(new Runtime(std::make_unique<RuntimeImpl>(gpu::Device::wrap(device), options)));
+  return std::shared_ptr<Runtime>(
+      new Runtime(std::make_unique<RuntimeImpl>(gpu::Device::wrap(device), options)));
 }
 
 Kernel Runtime::load(const std::string& repoOrPath, const LoadOptions& options) {
   return impl_->load(repoOrPath, options);
 }
-DeviceTensor Runtime::allocate(DType dtype, const Shape& shape) { return impl_->allocate(dtype, shape); }
-DeviceTensor Runtime::upload(const HostTensor& tensor) { return impl_->upload(tensor); }
-HostTensor Runtime::download(const GpuTensor& tensor) { return impl_->download(tensor); }
-void Runtime::waitIdle() { impl_->waitIdle(); }
-const DeviceProfile& Runtime::device() const { return impl_->profile(); }
-CacheStats Runtime::cacheStats() const { return impl_->cacheStats(); }
+DeviceTensor Runtime::allocate(DType dtype, const Shape& shape) {
+  return impl_->allocate(dtype, shape);
+}
+DeviceTensor Runtime::upload(const HostTensor& tensor) {
+  return impl_->upload(tensor);
+}
+HostTensor Runtime::download(const GpuTensor& tensor) {
+  return impl_->download(tensor);
+}
+void Runtime::waitIdle() {
+  impl_->waitIdle();
+}
+const DeviceProfile& Runtime::device() const {
+  return impl_->profile();
+}
+CacheStats Runtime::cacheStats() const {
+  return impl_->cacheStats();
+}
 
 }  // namespace wgk

@@ -25,7 +25,8 @@ namespace wgk {
 
 class DeviceTensorImpl {
  public:
-  DeviceTensorImpl(gpu::Buffer b, std::weak_ptr<runtime::BufferPool> pool) : buffer(std::move(b)), pool_(std::move(pool)) {}
+  DeviceTensorImpl(gpu::Buffer b, std::weak_ptr<runtime::BufferPool> pool)
+      : buffer(std::move(b)), pool_(std::move(pool)) {}
   ~DeviceTensorImpl();
   gpu::Buffer buffer;
 
@@ -59,7 +60,12 @@ class KernelImpl {
       : runtime_(runtime), planner_(std::move(package)), source_(std::move(source)) {}
 
   CallResult call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options);
-  // Plans without running (what `wgk plan` on the local device shows), with tuning applied.
+  // The same call with the manifest's tunables overridden (PlanRequest::tunables; `wgk tune` times
+  // workgroup sizes this way). Non-empty `tunables` turn the tuning table off for the call.
+  CallResult call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options,
+                  const std::map<std::string, expr::Value>& tunables);
+  // Plans without running (what `wgk plan` on the local device shows), with tuning applied unless
+  // the request forces a variant or sets tunables.
   plan::Plan plan(const plan::PlanRequest& request, bool renderShaders) const;
   const PackageSource& source() const { return source_; }
   const plan::Planner& planner() const { return planner_; }

@@ -3,9 +3,18 @@
 #include <filesystem>
 #include <fstream>
 
+#include "package/manifest.h"
 #include "wgk/error.h"
 
 namespace wgk::runtime {
+namespace {
+// One JSON pointer reference token (RFC 6901): "~" -> "~0", "/" -> "~1".
+std::string pointerToken(const std::string& key) {
+  std::string out;
+  for (char c : key) out += c == '~' ? std::string("~0") : c == '/' ? std::string("~1") : std::string(1, c);
+  return out;
+}
+}  // namespace
 
 std::string TuningTable::deviceKeyOf(const DeviceProfile& p) {
   std::string key;
@@ -19,9 +28,32 @@ std::string TuningTable::deviceKeyOf(const DeviceProfile& p) {
 std::string tuningSignature(const plan::PlanRequest& request) {
   plan::PlanRequest r;
   r.inputs = request.inputs;
-  r.absent = request.absent;
   r.attrs = request.attrs;
   return plan::requestKey(r, "");
+}
+
+std::map<std::string, expr::Value> tunableValues(const TuningEntry& entry) {
+  std::map<std::string, expr::Value> out;
+  for (const auto& [name, v] : entry.tunables.items()) out[name] = package::literalValueFromJson(v);
+  return out;
+}
+
+const TuningEntry* applyTuning(const TuningTable& table, const std::string& package,
+                               plan::PlanRequest& request) {
+  if (!request.forcedVariant.empty() || !request.tunables.empty()) return nullptr;
+  const TuningEntry* e = table.find(package, tuningSignature(request));
+  if (!e) return nullptr;
+  request.preferredVariant = e->variant;
+  request.tunables = tunableValues(*e);
+  return e;
+}
+
+TuningTable TuningTable::loadFor(const std::string& path, const DeviceProfile& profile) {
+  TuningTable t = load(path);
+  if (!t.matchesDevice(profile))
+    throw Error(ErrorCode::InvalidArgument, "tuning file '" + path + "' was measured on another device (" +
+                                                t.deviceKey + "), not on " + deviceKeyOf(profile));
+  return t;
 }
 
 const TuningEntry* TuningTable::find(const std::string& package, const std::string& signature) const {
@@ -48,8 +80,11 @@ TuningTable TuningTable::load(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     throw Error(ErrorCode::Parse, "tuning file '" + path + "' is not valid JSON: " + e.what());
   }
-  auto bad = [&](const std::string& what) { return Error(ErrorCode::Manifest, "tuning file '" + path + "': " + what); };
-  if (!j.is_object() || j.value("format", "") != "wgk-tuning/1") throw bad("expected {\"format\": \"wgk-tuning/1\", ...}");
+  auto bad = [&](const std::string& what) {
+    return Error(ErrorCode::Manifest, "tuning file '" + path + "': " + what);
+  };
+  if (!j.is_object() || j.value("format", "") != "wgk-tuning/1")
+    throw bad("expected {\"format\": \"wgk-tuning/1\", ...}");
   TuningTable t;
   t.deviceKey = j.value("deviceKey", "");
   t.device = j.value("device", nlohmann::json::object());
@@ -67,6 +102,15 @@ TuningTable TuningTable::load(const std::string& path) {
     te.caseName = e.value("case", "");
     te.gbps = e.value("gbps", 0.0);
     te.candidates = e.value("candidates", nlohmann::json::object());
+    if (e.contains("tunables")) {
+      const auto& tj = e["tunables"];
+      if (!tj.is_object()) throw bad(p + "/tunables must be an object (tunable name -> value)");
+      for (const auto& [name, v] : tj.items())
+        if (!v.is_number() && !v.is_string() && !v.is_boolean())
+          throw bad(p + "/tunables/" + pointerToken(name) + " must be a number, string or bool, got " +
+                    std::string(v.type_name()));
+      te.tunables = tj;
+    }
     t.entries.push_back(std::move(te));
   }
   return t;
@@ -80,6 +124,7 @@ void TuningTable::save(const std::string& path) const {
                             {"signature", e.signature},
                             {"case", e.caseName},
                             {"variant", e.variant},
+                            {"tunables", e.tunables},
                             {"gbps", e.gbps},
                             {"candidates", e.candidates}});
   const std::string tmp = path + ".tmp";

@@ -192,18 +192,27 @@ TEST(Tune, WritesATableTheRuntimeFollows) {
   EXPECT_EQ(e.package, "ai.onnx.RMSNormalization");
   EXPECT_EQ(e.caseName, "smoke_2x64_f16");
   EXPECT_GT(e.gbps, 0);
-  EXPECT_TRUE(e.candidates.contains(e.variant));
+  EXPECT_TRUE(e.candidates.contains(candidateKey(e.variant, e.tunables))) << e.candidates.dump();
 
-  // Every candidate (and so the pick) is eligible for the case's request.
+  // Every candidate (and so the pick) is eligible for the case's request ("variant" or
+  // "variant NAME=VALUE": eligible with that tunable).
   plan::PlanRequest req;
   req.inputs["x"] = {DType::Float16, {2, 64}};
   req.inputs["scale"] = {DType::Float16, {64}};
-  plan::Plan p = k.impl().plan(req, false);
-  for (const auto& [variant, gbps] : e.candidates.items()) {
+  for (const auto& [key, gbps] : e.candidates.items()) {
+    plan::PlanRequest r = req;
+    const auto space = key.find(' ');
+    if (space != std::string::npos) {
+      const auto eq = key.find('=', space);
+      r.tunables[key.substr(space + 1, eq - space - 1)] =
+          expr::Value(static_cast<int64_t>(std::stoll(key.substr(eq + 1))));
+    }
+    plan::Plan p = k.impl().plan(r, false);
+    const std::string variant = key.substr(0, space);
     auto v =
         std::find_if(p.variants.begin(), p.variants.end(), [&](const auto& x) { return x.id == variant; });
     ASSERT_NE(v, p.variants.end());
-    EXPECT_TRUE(v->eligible) << variant;
+    EXPECT_TRUE(v->eligible) << key;
   }
 
   const auto path = std::filesystem::temp_directory_path() / "wgk_bench_test_tuning.json";
@@ -228,6 +237,76 @@ TEST(Tune, WritesATableTheRuntimeFollows) {
   EXPECT_EQ(r.selectedBy, "tuning");
   EXPECT_EQ(r.variant, e.variant);
   std::filesystem::remove(path);
+}
+
+// The workgroup-size search on FastGelu's smallest case (X f32 [3, 7], no bias): the eligible
+// variants (vec4_tail_no_bias, scalar_no_bias) at WORKGROUP_SIZE 256 and at every other candidate
+// up to the device's cap (each renders another @workgroup_size, so each is timed), one tunable at a
+// time. The winner, with its tunables, is what a runtime with the table runs.
+TEST(Tune, SearchesWorkgroupSizes) {
+  Runtime& rt = shared();
+  CopyRoofline roof(rt.impl());
+  runtime::TuningTable table;
+  Kernel k = rt.load(kPackages[1]);
+  BenchSelection s = smoke();
+  s.caseName = "smoke_3x7_f32";
+  auto outcomes = tunePackage(rt, k, s, roof, table);
+  ASSERT_EQ(outcomes.size(), 1u);
+  ASSERT_FALSE(outcomes[0].variant.empty()) << outcomes[0].detail;
+  ASSERT_EQ(table.entries.size(), 1u);
+  const auto& e = table.entries[0];
+  EXPECT_EQ(e.tunables, outcomes[0].tunables);
+  const std::vector<int64_t> sizes = workgroupCandidates(expr::Value(256), rt.device());
+  ASSERT_FALSE(sizes.empty());
+  plan::PlanRequest req;
+  req.inputs["X"] = {DType::Float32, {3, 7}};
+  std::vector<std::string> eligible;
+  for (const auto& v : k.impl().plan(req, false).variants)
+    if (v.eligible) eligible.push_back(v.id);
+  EXPECT_NE(std::find(eligible.begin(), eligible.end(), "vec4_tail_no_bias"), eligible.end());
+  EXPECT_NE(std::find(eligible.begin(), eligible.end(), "scalar_no_bias"), eligible.end());
+  for (const std::string& variant : eligible) {
+    EXPECT_TRUE(e.candidates.contains(variant)) << e.candidates.dump();
+    for (int64_t size : sizes) {
+      const std::string key = variant + " WORKGROUP_SIZE=" + std::to_string(size);
+      ASSERT_TRUE(e.candidates.contains(key)) << key << " in " << e.candidates.dump();
+      EXPECT_GT(e.candidates[key].get<double>(), 0) << key;
+    }
+  }
+  EXPECT_EQ(e.candidates.size(), eligible.size() * (1 + sizes.size())) << e.candidates.dump();
+  // The pick is the fastest candidate, recorded as (variant, tunables).
+  double best = 0;
+  for (const auto& [key, gbps] : e.candidates.items()) best = std::max(best, gbps.get<double>());
+  EXPECT_EQ(e.gbps, best);
+  EXPECT_EQ(e.candidates[candidateKey(e.variant, e.tunables)].get<double>(), best);
+  if (!e.tunables.empty()) {
+    EXPECT_NE(outcomes[0].detail.find("WORKGROUP_SIZE="), std::string::npos);
+  }
+
+  // A runtime with the table runs the tuned pair (checked against the plan it reports).
+  const auto path = std::filesystem::temp_directory_path() / "wgk_bench_test_tuning_wg.json";
+  table.save(path.string());
+  RuntimeOptions o = options();
+  o.tuningFile = path.string();
+  auto tuned = Runtime::createForDevice(rt.impl().device().handle(), o);
+  Kernel tk = tuned->load(kPackages[1]);
+  HostTensor x(DType::Float32, {3, 7});
+  CallResult r = tk.call({{"X", x}});
+  EXPECT_EQ(r.selectedBy, "tuning");
+  EXPECT_EQ(r.variant, e.variant);
+  plan::Plan p = tk.impl().plan(req, false);
+  EXPECT_EQ(p.selectedBy, "tuning");
+  EXPECT_EQ(p.tunables.size(), e.tunables.size());
+  std::filesystem::remove(path);
+
+  // --no-tunables: variants only.
+  runtime::TuningTable plain;
+  TuneOptions variantsOnly;
+  variantsOnly.searchTunables = false;
+  tunePackage(rt, k, s, roof, plain, {}, variantsOnly);
+  ASSERT_EQ(plain.entries.size(), 1u);
+  EXPECT_TRUE(plain.entries[0].tunables.empty());
+  EXPECT_EQ(plain.entries[0].candidates.size(), eligible.size()) << plain.entries[0].candidates.dump();
 }
 
 TEST(Report, RendersSmokeEvidenceAsSvg) {

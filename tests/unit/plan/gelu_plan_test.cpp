@@ -54,12 +54,14 @@ TEST(GeluPlan, ManyWorkgroups) {
 }
 
 // 71,680,000 f32 (287 MB: only the H200's 2 GiB binding fits it): threads 17,920,000 ->
-// 70000 workgroups -> folded (65535, 2, 1). On lavapipe buffersFit fails: no variant.
+// 70000 workgroups -> folded, balanced (a `threads` dispatch): y = 2, x = 35000. On lavapipe
+// buffersFit fails: no variant.
 TEST(GeluPlan, FoldsOnH200AndDoesNotFitLavapipe) {
   PlanRequest r = request({{"X", f32({70000, 1024})}});
   Plan p = planSeed(kGelu, r, "h200");
   EXPECT_EQ(p.passes[0].workgroups[0], 70000u);
-  EXPECT_EQ(p.passes[0].dispatch, (std::array<uint32_t, 3>{65535, 2, 1}));
+  EXPECT_EQ(p.passes[0].dispatch, (std::array<uint32_t, 3>{35000, 2, 1}));
+  EXPECT_TRUE(p.passes[0].folded);
   expectError(ErrorCode::NoVariant, [&] { planSeed(kGelu, r, "lavapipe"); },
               {"when[0] `baseOk` is false (baseOk=false)"});
 }

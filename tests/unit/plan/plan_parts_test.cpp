@@ -62,6 +62,15 @@ TEST(PlanParts, Folding) {
   EXPECT_TRUE(folded);
   EXPECT_EQ(foldDispatch(65535ull * 65535, 1, 65535), (std::array<uint32_t, 3>{65535, 65535, 1}));
   expectError(ErrorCode::Unsupported, [] { foldDispatch(65535ull * 65535 + 1, 1, 65535); }, {"y = 65536"});
+  // Balanced (threads dispatches): x = ceil(x / y), at most y - 1 surplus workgroups.
+  EXPECT_EQ(foldDispatch(65536, 1, 65535, &folded, true), (std::array<uint32_t, 3>{32768, 2, 1}));
+  EXPECT_TRUE(folded);
+  EXPECT_EQ(foldDispatch(131071, 1, 65535, nullptr, true), (std::array<uint32_t, 3>{43691, 3, 1}));
+  EXPECT_EQ(foldDispatch(65535, 1, 65535, nullptr, true), (std::array<uint32_t, 3>{65535, 1, 1}));
+  EXPECT_EQ(foldDispatch(65535ull * 65535, 1, 65535, nullptr, true),
+            (std::array<uint32_t, 3>{65535, 65535, 1}));
+  expectError(ErrorCode::Unsupported, [] { foldDispatch(65535ull * 65535 + 1, 1, 65535, nullptr, true); },
+              {"y = 65536"});
   expectError(ErrorCode::Unsupported, [] { foldDispatch(1, 70000, 65535); }, {"z = 70000"});
 }
 
