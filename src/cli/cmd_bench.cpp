@@ -1,5 +1,6 @@
 // wgk bench PACKAGE... [--case NAME] [--tag TAG] [--variant ID | --all-variants] [--repeat N]
-//   [--warmup N] [--overhead-calls N] [--no-cold] [--tuning FILE] [--json FILE [--append]] [hub options]
+//   [--warmup N] [--warmup-ms MS] [--spin-up-ms MS] [--overhead-calls N] [--no-cold] [--tuning FILE] [--json
+//   FILE [--append]] [hub options]
 // Runs bench.json cases on the local device (src/harness/bench_runner.h): GPU time (median, min),
 // GB/s of the minimum bytes moved, the ratio to a copy kernel on the same bytes in the same run,
 // host overhead per call and the cold first call. A table on stdout, progress on stderr, and with
@@ -86,6 +87,14 @@ void addBenchCommand(CLI::App& app) {
   cmd->add_option("--repeat", s->sel.repeat, "timed runs per case and variant (default: bench.json's)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--warmup", s->sel.warmup, "untimed runs first (default: bench.json's)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--warmup-ms", s->sel.warmupMs,
+                  "warm-up also lasts at least this many ms per case and variant (GPU clocks)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--spin-up-ms", s->sel.spinUpMs,
+                  "GPU busy time before each case, to bring the clocks up after input generation")
+      ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   cmd->add_option("--overhead-calls", s->sel.overheadCalls, "calls timed for host overhead (0: skip)")
       ->capture_default_str()

@@ -149,13 +149,23 @@ void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, co
     m.coldMs = usSince(t0) / 1e3;
   }
 
+  // Warm-up: at least `warmup` calls and sel.warmupMs of wall time, queued back to back (no
+  // timestamps, so no wait per call) and drained now and then, so the GPU runs at working clocks.
+  o.timestamps = false;
+  const auto warm0 = Clock::now();
+  for (int i = 0; i < warmup || usSince(warm0) < sel.warmupMs * 1e3; ++i) {
+    if (i && i % kOverheadDrainEvery == 0) rt.waitIdle();
+    kernel.call(refs, o);
+  }
+  rt.waitIdle();
+
   o.timestamps = true;
   std::vector<double> us;
-  for (int i = 0; i < warmup + repeat; ++i) {
+  for (int i = 0; i < repeat; ++i) {
     CallResult r = kernel.call(refs, o);
     if (r.timings.gpuUs < 0)
       throw Error(ErrorCode::Unsupported, "the call returned no GPU time (timestamp-query?)");
-    if (i >= warmup) us.push_back(r.timings.gpuUs);
+    us.push_back(r.timings.gpuUs);
     m.variant = r.variant;
     m.selectedBy = r.selectedBy;
   }
@@ -224,7 +234,8 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
       defaultVariant = p.variant;
       for (const auto& [name, t] : host) buf.inputs.emplace(name, rt.upload(t));
       for (const auto& [name, d] : outs) buf.outputs.emplace(name, rt.allocate(d.first, d.second));
-      base.copyGbps = roofline.measure(base.bytes, warmup, repeat).gbps;
+      roofline.spinUp(sel.spinUpMs);
+      base.copyGbps = roofline.measure(base.bytes, warmup, repeat, sel.warmupMs).gbps;
     } catch (const Error& e) {
       for (const auto& v : variants) {
         BenchMeasurement m = base;
@@ -274,7 +285,8 @@ nlohmann::json evidenceJson(const BenchRun& run, const CopyRoofline& roofline, c
                              {"gpu_us_median", r.gpuUsMedian},
                              {"gpu_us_min", r.gpuUsMin},
                              {"gbps", r.gbps},
-                             {"kernel", r.kernel}});
+                             {"kernel", r.kernel},
+                             {"candidates", r.candidates}});
   j["measurements"] = nlohmann::json::array();
   for (const auto& m : run.measurements) j["measurements"].push_back(m.toJson());
   return j;

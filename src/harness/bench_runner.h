@@ -26,6 +26,14 @@ struct BenchSelection {
   bool allVariants = false;  // every variant eligible for each case
   int repeat = -1;           // timed runs; -1: bench.json's report.iterations
   int warmup = -1;           // untimed runs first; -1: bench.json's report.warmup
+  // Warm-up also lasts at least this long (wall time, calls queued back to back): GPUs drop their
+  // clocks when idle and take tens of milliseconds to raise them again, so a count of warm-up
+  // calls alone can leave the timed runs on idle clocks after a pause (measured on the H200: a
+  // one-second gap while f16 inputs were generated on the host halved the next copy's GB/s).
+  double warmupMs = 200;
+  // Before each case (after its inputs are generated on the host, which can take seconds) the GPU
+  // runs copies for this long: enough for the clocks to come back up (CopyRoofline::spinUp).
+  double spinUpMs = 1000;
   int overheadCalls = 1000;  // calls timed for host overhead; 0 skips it
   bool cold = true;          // measure the cold first call
 };

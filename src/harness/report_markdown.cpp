@@ -49,7 +49,7 @@ std::string renderMarkdown(const ReportModel& model) {
               peer && peer->compileGbps > 0 && c.gbps >= 0 ? c.gbps / peer->compileGbps : -1;
           body += " | " + orDash(c.gpuUs, 2) + " | " + gbpsText(c.gbps) + " | " + gbpsText(c.copyGbps) +
                   " | " + (c.ratio >= 0 ? fixed(c.ratio * 100, 1) + "%" : "-") + " | " +
-                  (peer ? orDash(peer->compileGbps, 0) : "-") + " | " +
+                  (peer ? gbpsText(peer->compileGbps) : "-") + " | " +
                   (vsCompile >= 0 ? fixed(vsCompile, 2) + "x" : "-") + " | " + orDash(c.wallUs, 1) + " | " +
                   orDash(c.coldMs, 1) + " |\n";
         }

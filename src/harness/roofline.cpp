@@ -1,6 +1,7 @@
 #include "harness/roofline.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 
 #include "runtime/runtime_impl.h"
@@ -8,13 +9,18 @@
 
 namespace wgk::harness {
 namespace {
-constexpr uint32_t kWorkgroupSize = 256;
-// Copy variants, by vec4s per invocation. 1: one load/store each; 4 and 8: more bytes in flight
-// per invocation, still coalesced (neighbouring invocations touch neighbouring vec4s).
-constexpr uint32_t kVariants[] = {1, 4, 8};
+// Copy variants: vec4<f32> words per invocation x workgroup size. More words per invocation put
+// more bytes in flight (coalesced: neighbouring invocations touch neighbouring words); the
+// workgroup size changes occupancy. Every one is timed and the fastest is the bar.
+constexpr uint32_t kPerThread[] = {1, 2, 4, 8};
+constexpr uint32_t kWorkgroupSizes[] = {128, 256, 512, 1024};
 // Dispatches per submit while timing: amortises submit cost on the host; each pass still has its
 // own timestamps, so the GPU time per copy is unaffected.
 constexpr int kBatch = 16;
+
+std::string kernelName(uint32_t perThread, uint32_t wg) {
+  return "vec4x" + std::to_string(perThread) + "/wg" + std::to_string(wg);
+}
 }  // namespace
 
 double medianOf(std::vector<double> v) {
@@ -29,8 +35,8 @@ double minOf(const std::vector<double>& v) {
   return *std::min_element(v.begin(), v.end());
 }
 
-std::string CopyRoofline::copyWgsl(uint32_t perThread) {
-  const std::string wg = std::to_string(kWorkgroupSize);
+std::string CopyRoofline::copyWgsl(uint32_t perThread, uint32_t workgroupSize) {
+  const std::string wg = std::to_string(workgroupSize);
   std::string s =
       "@group(0) @binding(0) var<storage, read> src : array<vec4<f32>>;\n"
       "@group(0) @binding(1) var<storage, read_write> dst : array<vec4<f32>>;\n"
@@ -42,11 +48,11 @@ std::string CopyRoofline::copyWgsl(uint32_t perThread) {
       "  let block = wid.x + wid.y * nwg.x;\n"
       "  let n = arrayLength(&dst);\n"
       "  let base = block * " +
-      std::to_string(kWorkgroupSize * perThread) + "u + lid;\n";
+      std::to_string(workgroupSize * perThread) + "u + lid;\n";
   // Unrolled: all loads first, then the stores, so every load of the invocation is in flight at once.
   for (uint32_t k = 0; k < perThread; ++k) {
     const std::string i = "i" + std::to_string(k), v = "v" + std::to_string(k);
-    s += "  let " + i + " = base + " + std::to_string(k * kWorkgroupSize) + "u;\n";
+    s += "  let " + i + " = base + " + std::to_string(k * workgroupSize) + "u;\n";
     s += "  var " + v + " = vec4<f32>();\n";
     s += "  if (" + i + " < n) { " + v + " = src[" + i + "]; }\n";
   }
@@ -57,7 +63,37 @@ std::string CopyRoofline::copyWgsl(uint32_t perThread) {
   return s + "}\n";
 }
 
-const CopyMeasurement& CopyRoofline::measure(uint64_t bytes, int warmup, int repeat) {
+void CopyRoofline::spinUp(double ms) {
+  if (ms <= 0) return;
+  withContext("spinning the GPU up", [&] {
+    std::lock_guard lock(runtime_.gpuMutex());
+    gpu::Device& dev = runtime_.device();
+    constexpr uint64_t kHalf = 32ull << 20;  // 64 MiB moved per copy
+    if (!spinSrc_) {
+      spinSrc_ =
+          std::make_unique<gpu::Buffer>(dev.createBuffer(kHalf, gpu::BufferUsage::Storage, "spin-up src"));
+      spinDst_ =
+          std::make_unique<gpu::Buffer>(dev.createBuffer(kHalf, gpu::BufferUsage::Storage, "spin-up dst"));
+    }
+    const std::string name = kernelName(1, 256);
+    auto& pipe = pipelines_[name];
+    if (!pipe) {
+      const gpu::BindingKind layout[] = {gpu::BindingKind::ReadOnlyStorage, gpu::BindingKind::Storage};
+      pipe = dev.createComputePipeline(copyWgsl(1, 256), layout, "copy " + name);
+    }
+    const gpu::BindingEntry entries[] = {{spinSrc_->handle(), 0, kHalf}, {spinDst_->handle(), 0, kHalf}};
+    const auto groups = static_cast<uint32_t>(kHalf / 16 / 256);  // 8192: no folding needed
+    const auto t0 = std::chrono::steady_clock::now();
+    // Each submit waits for its copies: the GPU stays busy and the queue never runs ahead.
+    while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() < ms) {
+      gpu::CommandRecorder rec = dev.recorder({});
+      for (int i = 0; i < 4 * kBatch; ++i) rec.dispatch(pipe, entries, groups, 1, 1, "spin-up copy");
+      rec.submit();
+    }
+  });
+}
+
+const CopyMeasurement& CopyRoofline::measure(uint64_t bytes, int warmup, int repeat, double warmupMs) {
   if (auto it = done_.find(bytes); it != done_.end()) return it->second;
   if (repeat < 1)
     throw Error(ErrorCode::InvalidArgument, "the copy roofline needs at least one timed repeat");
@@ -74,38 +110,60 @@ const CopyMeasurement& CopyRoofline::measure(uint64_t bytes, int warmup, int rep
         gpu::Buffer src =
             dev.createBuffer(half, gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst, "copy src");
         gpu::Buffer dst = dev.createBuffer(half, gpu::BufferUsage::Storage, "copy dst");
+        const uint64_t maxWg = std::min(dev.profile().limit("maxComputeInvocationsPerWorkgroup"),
+                                        dev.profile().limit("maxComputeWorkgroupSizeX"));
+        const gpu::BindingEntry entries[] = {{src.handle(), 0, half}, {dst.handle(), 0, half}};
         CopyMeasurement best;
-        for (uint32_t per : kVariants) {
-          auto& pipe = pipelines_[per];
-          if (!pipe) {
-            const gpu::BindingKind layout[] = {gpu::BindingKind::ReadOnlyStorage, gpu::BindingKind::Storage};
-            pipe = dev.createComputePipeline(copyWgsl(per), layout, "copy vec4x" + std::to_string(per));
-          }
-          const uint64_t groups =
-              (n4 + uint64_t{kWorkgroupSize} * per - 1) / (uint64_t{kWorkgroupSize} * per);
-          const uint64_t x = std::min(groups, maxDim);
-          const uint64_t y = (groups + x - 1) / x;
-          if (y > maxDim)
-            throw Error(ErrorCode::Unsupported,
-                        "copy of " + std::to_string(bytes) + " bytes needs too many workgroups");
-          const gpu::BindingEntry entries[] = {{src.handle(), 0, half}, {dst.handle(), 0, half}};
-          std::vector<double> us;
-          const int total = warmup + repeat;
-          for (int done = 0; done < total;) {
-            gpu::CommandRecorder rec = dev.recorder({.timestamps = true});
-            const int n = std::min(kBatch, total - done);
-            for (int i = 0; i < n; ++i)
-              rec.dispatch(pipe, entries, static_cast<uint32_t>(x), static_cast<uint32_t>(y), 1, "copy");
-            gpu::SubmitResult r = rec.submit();
-            for (int i = 0; i < n; ++i, ++done)
-              if (done >= warmup)
-                us.push_back(static_cast<double>(r.passNs.at(static_cast<size_t>(i))) / 1e3);
-          }
-          const double med = medianOf(us);
-          if (best.kernel.empty() || med < best.gpuUsMedian) {
-            best.gpuUsMedian = med;
-            best.gpuUsMin = minOf(us);
-            best.kernel = "vec4x" + std::to_string(per);
+        bool spunUp = false;
+        for (uint32_t wg : kWorkgroupSizes) {
+          if (wg > maxWg) continue;
+          for (uint32_t per : kPerThread) {
+            const std::string name = kernelName(per, wg);
+            auto& pipe = pipelines_[name];
+            if (!pipe) {
+              const gpu::BindingKind layout[] = {gpu::BindingKind::ReadOnlyStorage,
+                                                 gpu::BindingKind::Storage};
+              pipe = dev.createComputePipeline(copyWgsl(per, wg), layout, "copy " + name);
+            }
+            const uint64_t groups = (n4 + uint64_t{wg} * per - 1) / (uint64_t{wg} * per);
+            // Balanced folding (as the planner folds `threads` dispatches): few idle workgroups.
+            const uint64_t y = (groups + maxDim - 1) / maxDim;
+            const uint64_t x = (groups + y - 1) / y;
+            if (y > maxDim)
+              throw Error(ErrorCode::Unsupported,
+                          "copy of " + std::to_string(bytes) + " bytes needs too many workgroups");
+            auto record = [&](int n, bool timestamps) {
+              gpu::CommandRecorder rec = dev.recorder({.timestamps = timestamps});
+              for (int i = 0; i < n; ++i)
+                rec.dispatch(pipe, entries, static_cast<uint32_t>(x), static_cast<uint32_t>(y), 1, "copy");
+              return rec.submit();
+            };
+            if (!spunUp) {
+              // Untimed batches until warmupMs has passed: the clocks stay up between the cases'
+              // own spin-up (spinUp()) and the timed copies.
+              const auto t0 = std::chrono::steady_clock::now();
+              while (
+                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() <
+                  warmupMs)
+                record(kBatch, false);
+              spunUp = true;
+            }
+            std::vector<double> us;
+            const int total = warmup + repeat;
+            for (int done = 0; done < total;) {
+              const int n = std::min(kBatch, total - done);
+              gpu::SubmitResult r = record(n, true);
+              for (int i = 0; i < n; ++i, ++done)
+                if (done >= warmup)
+                  us.push_back(static_cast<double>(r.passNs.at(static_cast<size_t>(i))) / 1e3);
+            }
+            const double med = medianOf(us);
+            best.candidates[name] = static_cast<double>(bytes) / std::max(med, 1e-3) / 1e3;
+            if (best.kernel.empty() || med < best.gpuUsMedian) {
+              best.gpuUsMedian = med;
+              best.gpuUsMin = minOf(us);
+              best.kernel = name;
+            }
           }
         }
         best.bytes = bytes;

@@ -5,16 +5,18 @@
 //   harness::CopyRoofline roof(rt->impl());
 //   harness::CopyMeasurement m = roof.measure(bytes, /*warmup=*/3, /*repeat=*/20);
 //
-// Several copy kernels are timed (one vec4<f32> per thread, and 4 or 8 per thread with coalesced
-// strides inside a workgroup's block) and the fastest median wins: the bar must be a good copy,
-// not a naive one. Workgroup counts above maxComputeWorkgroupsPerDimension fold into y.
+// Several copy kernels are timed (1, 2, 4 or 8 vec4<f32> per thread with coalesced strides inside
+// a workgroup's block, at workgroup sizes 128 to 1024) and the fastest median wins: the bar must be
+// a good copy, not a naive one. Workgroup counts above maxComputeWorkgroupsPerDimension fold into y.
 #pragma once
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "gpu/buffer.h"
 #include "gpu/pipeline.h"
 
 namespace wgk {
@@ -27,25 +29,32 @@ struct CopyMeasurement {
   uint64_t bytes = 0;      // read + written: src and dst are bytes/2 each (rounded up to 16)
   double gpuUsMedian = 0;  // GPU time of one copy (timestamps), median over the repeats
   double gpuUsMin = 0;
-  double gbps = 0;     // bytes / median time
-  std::string kernel;  // the copy variant that was fastest ("vec4x4", ...)
+  double gbps = 0;                           // bytes / median time
+  std::string kernel;                        // the copy variant that was fastest ("vec4x4/wg256", ...)
+  std::map<std::string, double> candidates;  // every copy variant's GB/s (median)
 };
 
 class CopyRoofline {
  public:
   explicit CopyRoofline(RuntimeImpl& runtime) : runtime_(runtime) {}
   // Times every copy variant on fresh buffers of bytes/2 each; results are memoised by size so
-  // cases that move the same bytes share one measurement. Needs timestamp-query.
-  const CopyMeasurement& measure(uint64_t bytes, int warmup, int repeat);
+  // cases that move the same bytes share one measurement. Needs timestamp-query. Warm-up is at
+  // least `warmup` copies and at least `warmupMs` of back-to-back copies (clocks; bench_runner.h).
+  const CopyMeasurement& measure(uint64_t bytes, int warmup, int repeat, double warmupMs = 0);
   const std::map<uint64_t, CopyMeasurement>& all() const { return done_; }
+  // Keeps the GPU busy with 64 MiB copies for `ms` of wall time. GPUs drop to idle clocks within
+  // a second of idling and take up to a second of steady load to come back (measured on the H200:
+  // SM clock 345 vs 1980 MHz); `wgk bench` spins up after each case's host-side input generation.
+  void spinUp(double ms);
 
   // The WGSL of a copy kernel where each invocation copies `perThread` vec4<f32> (exposed for tests).
-  static std::string copyWgsl(uint32_t perThread);
+  static std::string copyWgsl(uint32_t perThread, uint32_t workgroupSize = 256);
 
  private:
   RuntimeImpl& runtime_;
-  std::map<uint32_t, gpu::ComputePipeline> pipelines_;  // by vec4s per thread
+  std::map<std::string, gpu::ComputePipeline> pipelines_;  // by kernel name
   std::map<uint64_t, CopyMeasurement> done_;
+  std::unique_ptr<gpu::Buffer> spinSrc_, spinDst_;  // created by the first spinUp()
 };
 
 // Median and minimum of a non-empty sample (Error(Internal) when empty).
