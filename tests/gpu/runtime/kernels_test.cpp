@@ -66,7 +66,7 @@ TEST(RuntimeKernels, CallReturnsHostOutputsVariantAndTimings) {
   CallResult r = gelu.call(refsOf(in), {.timestamps = true});
   EXPECT_TRUE(r.device.empty()) << "host inputs, Auto placement: outputs go to the host";
   expectMatchesReference(kGelu, in, r.host);
-  EXPECT_EQ(r.variant, "vec4_bias");
+  EXPECT_EQ(r.variant, "f16_pairs_bias");  // f16 with bias: the 16-byte pairs variant
   EXPECT_EQ(r.selectedBy, "priority");
   EXPECT_GE(r.timings.gpuUs, 0) << "timestamps were asked for";
   EXPECT_GT(r.timings.totalUs, 0);

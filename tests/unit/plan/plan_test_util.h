@@ -32,4 +32,13 @@ inline TensorDesc f16(Shape s) {
   return {DType::Float16, std::move(s)};
 }
 
+// GemmaRotaryEmbedding's five inputs for q/k of [b, h, s, d] (emb [b, s, d] in f32).
+inline PlanRequest ropeRequest(int64_t b, int64_t h, int64_t s, int64_t d) {
+  return request({{"embT", f32({b, s, d})},
+                  {"qT", f16({b, h, s, d})},
+                  {"qRotT", f16({b, h, s, d})},
+                  {"kT", f16({b, h, s, d})},
+                  {"kRotT", f16({b, h, s, d})}});
+}
+
 }  // namespace wgk::plan::test

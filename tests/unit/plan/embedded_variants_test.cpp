@@ -1,0 +1,96 @@
+// The variants the embedded packages add to the seeds (docs/performance.md): which requests pick
+// them, and the plan-time choices they encode (heads per invocation, shared bias word, 16-byte
+// f16 words, balanced folding). Planned against packages/ with shaders rendered.
+#include <gtest/gtest.h>
+
+#include "plan_test_util.h"
+
+using namespace wgk;
+using namespace wgk::plan;
+using namespace wgk::plan::test;
+
+namespace {
+const Planner& embeddedPlanner(const std::string& id) {
+  static std::map<std::string, std::unique_ptr<Planner>> cache;
+  auto& p = cache[id];
+  if (!p)
+    p = std::make_unique<Planner>(
+        package::Package::open(std::string(WGK_SOURCE_DIR) + "/packages/webgpu-kernels/" + id));
+  return *p;
+}
+
+Plan planEmbedded(const std::string& id, const PlanRequest& r) {
+  return embeddedPlanner(id).plan(r, profile("h200"));
+}
+
+bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+}  // namespace
+
+// B4 H16 S2048 D256: 524,288 emb words; ceilDiv(1M, words) = 2 head groups of 8 heads, so
+// 1,048,576 invocations (4096 workgroups of 256), sin/cos once per word and group.
+TEST(EmbeddedVariants, GemmaLargePicksVec4Heads) {
+  Plan p = planEmbedded("com.microsoft.GemmaRotaryEmbedding", ropeRequest(4, 16, 2048, 256));
+  EXPECT_EQ(p.variant, "vec4_heads");
+  EXPECT_EQ(p.passes[0].dispatch, (std::array<uint32_t, 3>{4096, 1, 1}));
+  const auto& u = p.passes[0].bindings.back().uniforms;
+  ASSERT_EQ(u.size(), 4u);
+  EXPECT_EQ(u[0].second.asNumber(), 1048576);  // threads
+  EXPECT_EQ(u[1].second.asNumber(), 524288);   // embWords
+  EXPECT_TRUE(has(p.passes[0].wgsl, "* 8u;")) << "headsPerThread 8";
+}
+
+// One token: 64 emb words, one head per invocation; vec4_heads would only add its loop.
+TEST(EmbeddedVariants, GemmaDecodeKeepsVec4) {
+  Plan p = planEmbedded("com.microsoft.GemmaRotaryEmbedding", ropeRequest(1, 8, 1, 256));
+  EXPECT_EQ(p.variant, "vec4");
+  EXPECT_FALSE(verdict(p, "vec4_heads").eligible);
+  EXPECT_TRUE(has(verdict(p, "vec4_heads").reason, "headsPerThread > 1")) << verdict(p, "vec4_heads").reason;
+}
+
+// f16 + bias: 16-byte pairs; 4096 rows, so half the words is whole rows and the two words of an
+// invocation share one bias load. With 3 rows of 12 they do not.
+TEST(EmbeddedVariants, GeluF16PairsShareTheBiasWordOnlyWhenRowsAlign) {
+  Plan even =
+      planEmbedded("com.microsoft.FastGelu", request({{"X", f16({4096, 16384})}, {"bias", f16({16384})}}));
+  EXPECT_EQ(even.variant, "f16_pairs_bias");
+  EXPECT_TRUE(has(even.passes[0].wgsl, "let b = bias[")) << even.passes[0].wgsl;
+  EXPECT_EQ(even.passes[0].bindings[1].elementType, "vec4<f16>");
+  Plan odd = planEmbedded("com.microsoft.FastGelu", request({{"X", f16({3, 12})}, {"bias", f16({12})}}));
+  EXPECT_EQ(odd.variant, "f16_pairs_bias");
+  EXPECT_FALSE(has(odd.passes[0].wgsl, "let b = bias[")) << odd.passes[0].wgsl;
+  // f32 keeps one vec4 word per invocation: the pairs are f16 only.
+  Plan f32p = planEmbedded("com.microsoft.FastGelu", request({{"X", f32({4, 16})}, {"bias", f32({16})}}));
+  EXPECT_EQ(f32p.variant, "vec4_bias");
+}
+
+// 4096 x 16384 f32: 16,777,216 vec4 words = 65,536 workgroups, folded balanced to 32768 x 2.
+TEST(EmbeddedVariants, GeluLargeF32FoldsBalanced) {
+  Plan p = planEmbedded("com.microsoft.FastGelu", request({{"X", f32({4096, 16384})}}));
+  EXPECT_EQ(p.variant, "vec4_no_bias");
+  EXPECT_EQ(p.passes[0].dispatch, (std::array<uint32_t, 3>{32768, 2, 1}));
+  EXPECT_TRUE(p.passes[0].folded);
+}
+
+// f16 rows whose length is a multiple of 8 read and write vec4<u32> words of 8 halves.
+TEST(EmbeddedVariants, RmsF16PicksSixteenByteWords) {
+  Plan p =
+      planEmbedded("ai.onnx.RMSNormalization", request({{"x", f16({16384, 8192})}, {"scale", f16({8192})}}));
+  EXPECT_EQ(p.variant, "last_axis_row_f16x8");
+  EXPECT_EQ(p.passes[0].bindings[0].elementType, "vec4<u32>");
+  EXPECT_TRUE(has(p.passes[0].wgsl, "bitcast<vec2<f16>>")) << p.passes[0].wgsl;
+  Plan q = planEmbedded("ai.onnx.RMSNormalization", request({{"x", f16({2, 12})}, {"scale", f16({12})}}));
+  EXPECT_EQ(q.variant, "last_axis_row_vec4");
+  EXPECT_TRUE(has(verdict(q, "last_axis_row_f16x8").reason, "% 8 == 0"))
+      << verdict(q, "last_axis_row_f16x8").reason;
+}
+
+// f16 in, f32 scale and out, last axis: the vec4 row kernel with two element types.
+TEST(EmbeddedVariants, RmsMixedTypesPickTheMixedRowKernel) {
+  Plan p =
+      planEmbedded("ai.onnx.RMSNormalization", request({{"x", f16({4096, 4096})}, {"scale", f32({4096})}}));
+  EXPECT_EQ(p.variant, "last_axis_row_vec4_mixed");
+  EXPECT_EQ(p.passes[0].bindings[0].elementType, "vec4<f16>");
+  EXPECT_EQ(p.passes[0].bindings[2].elementType, "vec4<f32>");
+}
