@@ -6,8 +6,12 @@
 # it is never committed: mkdir -p out/peers && cp ../shared/peers/torch_peers.py out/peers/).
 #   bash scripts/h200_bench.sh [PEERS_SCRIPT]
 # Writes to $OUT (else out/bench/): bench-h200.json (evidence), bench-table.txt, peers.json,
-# report.html, performance.md, plus h200.log. Every package, every bench case, every eligible
-# variant; budget about 6 minutes (bench <= 330 s, peers <= 200 s, each cut off by timeout).
+# report.html, performance.md, test-*.txt (wgk test --all-variants first; WGK_H200_TEST=0 skips
+# it), clocks.csv (nvidia-smi clocks every 100 ms), tuning-h200.json and tune.txt (only with
+# WGK_H200_TUNE=1: wgk tune on the cases tagged large), plus h200.log; the logs (clocks, tests,
+# tune, peers' output, h200.log) end up in one logs.tar.gz. Every package, every bench
+# case, every eligible variant; budget about 9 minutes (tests <= 3 x 150 s but about 1 minute in
+# practice, bench <= 330 s, peers <= 200 s, each cut off by timeout).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 peers=${1:-$root/out/peers/torch_peers.py}
@@ -18,11 +22,38 @@ pkgs=(webgpu-kernels/ai.onnx.RMSNormalization webgpu-kernels/com.microsoft.FastG
       webgpu-kernels/com.microsoft.GemmaRotaryEmbedding)
 rc=0
 
+# Clock log beside the run (reading clocks changes nothing): SM/memory clocks and load every
+# 100 ms, to tell a slow kernel from a GPU that had dropped to idle clocks.
+clocks_pid=
+if command -v nvidia-smi >/dev/null; then
+  nvidia-smi --query-gpu=timestamp,clocks.sm,clocks.mem,utilization.gpu,power.draw --format=csv \
+    -lms 100 > "$out/clocks.csv" 2>/dev/null &
+  clocks_pid=$!
+fi
+stop_clocks() { [[ -n "$clocks_pid" ]] && kill "$clocks_pid" 2>/dev/null; }
+trap stop_clocks EXIT
+
+if [[ "${WGK_H200_TEST:-1}" == 1 ]]; then
+  say "wgk test --all-variants (correctness of every variant on this GPU first)"
+  for p in "${pkgs[@]}"; do
+    timeout 150 env OUT="$out" bash "$root/scripts/h200.sh" test "$p" --all-variants --offline \
+      > "$out/test-$(basename "$p").txt" 2>&1 || { say "wgk test $p failed: see test-$(basename "$p").txt"; rc=1; }
+    tail -n 3 "$out/test-$(basename "$p").txt" >&2
+  done
+fi
+
 say "wgk bench ${pkgs[*]} --all-variants"
 timeout 330 env OUT="$out" bash "$root/scripts/h200.sh" bench "${pkgs[@]}" --all-variants --offline \
   --json "$out/bench-h200.json" || rc=$?
 [[ -f "$out/wgk.stdout" ]] && cp "$out/wgk.stdout" "$out/bench-table.txt"
 [[ -f "$out/bench-h200.json" ]] || { say "no evidence written (exit $rc)"; exit $((rc ? rc : 1)); }
+
+# Optional: wgk tune on the large cases (variants and workgroup sizes) -> tuning-h200.json.
+if [[ "${WGK_H200_TUNE:-0}" == 1 ]]; then
+  say "wgk tune --tag large"
+  timeout 240 env OUT="$out" bash "$root/scripts/h200.sh" tune "${pkgs[@]}" --tag large --offline \
+    --out "$out/tuning-h200.json" > "$out/tune.txt" 2>&1 || say "tune failed (exit $?): see tune.txt"
+fi
 
 # torch peers (the image has torch and CUDA); it writes $OUT/peers.json itself.
 if [[ -f "$peers" ]]; then
@@ -35,5 +66,15 @@ fi
 report=("$out/bench-h200.json" --html "$out/report.html" --markdown "$out/performance.md")
 [[ -s "$out/peers.json" ]] && report+=(--peers "$out/peers.json")
 OUT="$out" bash "$root/scripts/h200.sh" report "${report[@]}" || rc=1
+# The device tool brings back only a few files: the logs travel as one archive.
+stop_clocks
+logs=()
+for f in "$out"/clocks.csv "$out"/test-*.txt "$out"/tune.txt "$out"/peers.stdout "$out"/peers.log \
+         "$out"/h200.log "$out"/wgk.stdout; do
+  [[ -f "$f" ]] && logs+=("$(basename "$f")")
+done
+if ((${#logs[@]})) && tar -czf "$out/logs.tar.gz" -C "$out" "${logs[@]}"; then
+  (cd "$out" && rm -f "${logs[@]}")
+fi
 say "exit $rc"
 exit "$rc"
