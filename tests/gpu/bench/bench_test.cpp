@@ -177,17 +177,26 @@ TEST(Bench, CopyKernelCopiesEveryElement) {
   }
 }
 
-TEST(Tune, WritesATableTheRuntimeFollows) {
+// Tunes one smoke case of package kPackages[pkg] into `table`; the outcome must have a winner.
+void tuneOneCase(size_t pkg, const std::string& caseName, runtime::TuningTable& table,
+                 std::vector<TuneOutcome>& outcomes) {
   Runtime& rt = shared();
   CopyRoofline roof(rt.impl());
-  runtime::TuningTable table;
-  Kernel k = rt.load(kPackages[0]);
+  Kernel k = rt.load(kPackages[pkg]);
   BenchSelection s = smoke();
-  s.caseName = "smoke_2x64_f16";
-  auto outcomes = tunePackage(rt, k, s, roof, table);
+  s.caseName = caseName;
+  outcomes = tunePackage(rt, k, s, roof, table);
   ASSERT_EQ(outcomes.size(), 1u);
   ASSERT_FALSE(outcomes[0].variant.empty()) << outcomes[0].detail;
   ASSERT_EQ(table.entries.size(), 1u);
+}
+
+TEST(Tune, WritesATableTheRuntimeFollows) {
+  Runtime& rt = shared();
+  runtime::TuningTable table;
+  std::vector<TuneOutcome> outcomes;
+  ASSERT_NO_FATAL_FAILURE(tuneOneCase(0, "smoke_2x64_f16", table, outcomes));
+  Kernel k = rt.load(kPackages[0]);
   const auto& e = table.entries[0];
   EXPECT_EQ(e.package, "ai.onnx.RMSNormalization");
   EXPECT_EQ(e.caseName, "smoke_2x64_f16");
@@ -245,15 +254,10 @@ TEST(Tune, WritesATableTheRuntimeFollows) {
 // time. The winner, with its tunables, is what a runtime with the table runs.
 TEST(Tune, SearchesWorkgroupSizes) {
   Runtime& rt = shared();
-  CopyRoofline roof(rt.impl());
   runtime::TuningTable table;
+  std::vector<TuneOutcome> outcomes;
+  ASSERT_NO_FATAL_FAILURE(tuneOneCase(1, "smoke_3x7_f32", table, outcomes));
   Kernel k = rt.load(kPackages[1]);
-  BenchSelection s = smoke();
-  s.caseName = "smoke_3x7_f32";
-  auto outcomes = tunePackage(rt, k, s, roof, table);
-  ASSERT_EQ(outcomes.size(), 1u);
-  ASSERT_FALSE(outcomes[0].variant.empty()) << outcomes[0].detail;
-  ASSERT_EQ(table.entries.size(), 1u);
   const auto& e = table.entries[0];
   EXPECT_EQ(e.tunables, outcomes[0].tunables);
   const std::vector<int64_t> sizes = workgroupCandidates(expr::Value(256), rt.device());
@@ -303,6 +307,9 @@ TEST(Tune, SearchesWorkgroupSizes) {
   runtime::TuningTable plain;
   TuneOptions variantsOnly;
   variantsOnly.searchTunables = false;
+  CopyRoofline roof(rt.impl());
+  BenchSelection s = smoke();
+  s.caseName = "smoke_3x7_f32";
   tunePackage(rt, k, s, roof, plain, {}, variantsOnly);
   ASSERT_EQ(plain.entries.size(), 1u);
   EXPECT_TRUE(plain.entries[0].tunables.empty());
