@@ -10,8 +10,8 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "harness/bench_case.h"
 #include "harness/test_runner.h"
-#include "runtime/attributes.h"
 #include "runtime/runtime_impl.h"
 #include "wgk/error.h"
 
@@ -20,25 +20,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 double usSince(Clock::time_point t) {
   return std::chrono::duration<double, std::micro>(Clock::now() - t).count();
-}
-
-// Calls between two waits while timing host overhead: without timestamps a call only queues work,
-// so the queue would otherwise grow without bound; the wait itself is outside the timed calls.
-constexpr int kOverheadDrainEvery = 100;
-
-plan::PlanRequest requestOf(const package::BenchCase& c, const std::map<std::string, HostTensor>& inputs) {
-  plan::PlanRequest req;
-  for (const auto& [name, t] : inputs) req.inputs[name] = {t.dtype(), t.shape()};
-  // No `absent`: unlisted optional inputs are absent anyway, and a call's request (which tuning
-  // signatures are computed from) never lists them either.
-  req.attrs = runtime::toValues(runtime::fromValues(c.attrs));
-  return req;
-}
-
-// GB/s of `bytes` in `us` microseconds; a zero time (below timestamp resolution) counts as 1 ns so
-// the number stays finite.
-double gbpsOf(uint64_t bytes, double us) {
-  return static_cast<double>(bytes) / std::max(us, 1e-3) / 1e3;
 }
 
 std::string utcNow() {
@@ -108,32 +89,16 @@ std::vector<const package::BenchCase*> selectCases(const package::BenchFile& fil
 std::vector<std::string> benchVariants(Kernel& kernel, const package::BenchCase& c, const BenchSelection& sel,
                                        std::string* skipReason) {
   if (!sel.allVariants && sel.variant.empty()) return {""};  // before converting attrs, as the call will
-  plan::PlanRequest req;
-  for (const auto& [name, t] : c.inputs) req.inputs[name] = {t.dtype, t.shape};
-  req.attrs = runtime::toValues(runtime::fromValues(c.attrs));
-  return selectVariants(kernel, req, sel.variant, sel.allVariants, skipReason);
+  return selectVariants(kernel, benchCaseRequest(c), sel.variant, sel.allVariants, skipReason);
 }
 
 namespace {
 
-struct CaseBuffers {
-  std::map<std::string, DeviceTensor> inputs, outputs;
-  std::map<std::string, TensorRef> refs() const {
-    std::map<std::string, TensorRef> r;
-    for (const auto& [k, v] : inputs) r.emplace(k, TensorRef(v));
-    return r;
-  }
-};
-
 // One (case, variant): cold first call, timed repeats, host overhead.
 void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const CaseBuffers& buf,
-                    const std::string& variant, int warmup, int repeat, const BenchSelection& sel,
+                    const std::string& variant, const CaseTiming& timing, const BenchSelection& sel,
                     const BenchHooks& hooks, BenchMeasurement& m) {
-  CallOptions o;
-  o.attrs = runtime::fromValues(c.attrs);
-  o.variant = variant;
-  o.placement = OutputPlacement::Device;
-  for (const auto& [name, t] : buf.outputs) o.outputs[name] = t.view();
+  CallOptions o = caseCallOptions(c, buf, variant);
   const auto refs = buf.refs();
 
   if (sel.cold && hooks.reload) {
@@ -149,26 +114,10 @@ void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, co
     m.coldMs = usSince(t0) / 1e3;
   }
 
-  // Warm-up: at least `warmup` calls and sel.warmupMs of wall time, queued back to back (no
-  // timestamps, so no wait per call) and drained now and then, so the GPU runs at working clocks.
-  o.timestamps = false;
-  const auto warm0 = Clock::now();
-  for (int i = 0; i < warmup || usSince(warm0) < sel.warmupMs * 1e3; ++i) {
-    if (i && i % kOverheadDrainEvery == 0) rt.waitIdle();
-    kernel.call(refs, o);
-  }
-  rt.waitIdle();
-
-  o.timestamps = true;
-  std::vector<double> us;
-  for (int i = 0; i < repeat; ++i) {
-    CallResult r = kernel.call(refs, o);
-    if (r.timings.gpuUs < 0)
-      throw Error(ErrorCode::Unsupported, "the call returned no GPU time (timestamp-query?)");
-    us.push_back(r.timings.gpuUs);
-    m.variant = r.variant;
-    m.selectedBy = r.selectedBy;
-  }
+  CallResult last;
+  const std::vector<double> us = timeCalls(rt, kernel, buf, o, {}, timing, &last);
+  m.variant = last.variant;
+  m.selectedBy = last.selectedBy;
   m.gpuUsMedian = medianOf(us);
   m.gpuUsMin = minOf(us);
   m.gbps = gbpsOf(m.bytes, m.gpuUsMedian);
@@ -179,7 +128,7 @@ void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, co
     std::vector<double> wall;
     wall.reserve(static_cast<size_t>(sel.overheadCalls));
     for (int i = 0; i < sel.overheadCalls; ++i) {
-      if (i && i % kOverheadDrainEvery == 0) rt.waitIdle();
+      if (i && i % kDrainEvery == 0) rt.waitIdle();  // outside the timed call
       auto t0 = Clock::now();
       kernel.call(refs, o);
       wall.push_back(usSince(t0));
@@ -200,9 +149,7 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
   package::BenchFile file = withContext("reading bench.json of " + opId, [&] {
     return package::loadBenchFile((pkg.webgpuDir() / "bench.json").string());
   });
-  const int warmup = sel.warmup >= 0 ? sel.warmup : static_cast<int>(file.report.warmup);
-  const int repeat = sel.repeat > 0 ? sel.repeat : static_cast<int>(file.report.iterations);
-  if (repeat < 1) throw Error(ErrorCode::InvalidArgument, "--repeat must be at least 1");
+  const CaseTiming timing = caseTiming(sel, file);
 
   // Work list first, so progress knows the total.
   std::vector<std::pair<const package::BenchCase*, std::vector<std::string>>> work;
@@ -224,18 +171,11 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
   for (const auto& [c, variants] : work) {
     BenchMeasurement base{opId, c->name, "", "", c->tags};
     CaseBuffers buf;
-    std::string defaultVariant;
     try {
-      auto host = package::materializeInputs(*c);
-      plan::Plan p = kernel.impl().plan(requestOf(*c, host), /*renderShaders=*/false);
-      std::map<std::string, std::pair<DType, Shape>> outs;
-      for (const auto& o : p.outputs) outs[o.name] = {o.dtype, o.shape};
-      base.bytes = package::bytesMoved(host, outs);
-      defaultVariant = p.variant;
-      for (const auto& [name, t] : host) buf.inputs.emplace(name, rt.upload(t));
-      for (const auto& [name, d] : outs) buf.outputs.emplace(name, rt.allocate(d.first, d.second));
+      buf = prepareCase(rt, kernel, *c);
+      base.bytes = buf.bytes;
       roofline.spinUp(sel.spinUpMs);
-      base.copyGbps = roofline.measure(base.bytes, warmup, repeat, sel.warmupMs).gbps;
+      base.copyGbps = roofline.measure(base.bytes, timing.warmup, timing.repeat, timing.warmupMs).gbps;
     } catch (const Error& e) {
       for (const auto& v : variants) {
         BenchMeasurement m = base;
@@ -253,12 +193,12 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
       m.variant = v;
       try {
         withContext("benchmarking case '" + c->name + "' of " + opId,
-                    [&] { measureVariant(rt, kernel, *c, buf, v, warmup, repeat, sel, hooks, m); });
+                    [&] { measureVariant(rt, kernel, *c, buf, v, timing, sel, hooks, m); });
       } catch (const Error& e) {
         m.error = e.what();
         rt.waitIdle();
       }
-      m.isDefault = !m.variant.empty() && m.variant == defaultVariant;
+      m.isDefault = !m.variant.empty() && m.variant == buf.defaultVariant;
       ++done;
       if (hooks.onResult) hooks.onResult(m);
       run.measurements.push_back(std::move(m));

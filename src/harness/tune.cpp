@@ -2,33 +2,16 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
-#include <memory>
+#include <optional>
 #include <set>
 
+#include "harness/bench_case.h"
 #include "harness/report_model.h"
-#include "runtime/attributes.h"
 #include "runtime/runtime_impl.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
 namespace {
-
-using Tunables = std::map<std::string, expr::Value>;
-
-// The request a call with the case's tensors and attributes makes (attributes round-tripped as a
-// call passes them, so signatures match byte for byte).
-plan::PlanRequest caseRequest(const package::BenchCase& c) {
-  plan::PlanRequest req;
-  for (const auto& [name, t] : c.inputs) req.inputs[name] = {t.dtype, t.shape};
-  req.attrs = runtime::toValues(runtime::fromValues(c.attrs));
-  return req;
-}
-
-// GB/s as bench computes it: a zero time (below timestamp resolution) counts as 1 ns.
-double gbpsOf(uint64_t bytes, double us) {
-  return static_cast<double>(bytes) / std::max(us, 1e-3) / 1e3;
-}
 
 // What makes two plans run the same kernel: rendered WGSL, dispatch, uniforms, intermediates.
 std::string fingerprint(const plan::Plan& p) {
@@ -42,63 +25,14 @@ std::string fingerprint(const plan::Plan& p) {
   return f;
 }
 
-// One case's GPU tensors: inputs uploaded once, outputs preallocated (as bench does).
-struct CaseBuffers {
-  std::map<std::string, DeviceTensor> inputs, outputs;
-  uint64_t bytes = 0;
-};
-
-std::unique_ptr<CaseBuffers> prepareCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c) {
-  auto buf = std::make_unique<CaseBuffers>();
-  auto host = package::materializeInputs(c);
-  plan::Plan p = kernel.impl().plan(caseRequest(c), /*renderShaders=*/false);
-  std::map<std::string, std::pair<DType, Shape>> outs;
-  for (const auto& o : p.outputs) outs[o.name] = {o.dtype, o.shape};
-  buf->bytes = package::bytesMoved(host, outs);
-  for (const auto& [name, t] : host) buf->inputs.emplace(name, rt.upload(t));
-  for (const auto& [name, d] : outs) buf->outputs.emplace(name, rt.allocate(d.first, d.second));
-  return buf;
-}
-
-// How bench times a (case, variant): at least `warmup` untimed calls lasting at least `warmupMs`
-// (queued back to back, drained every 100, so the GPU runs at working clocks), then the median GPU
-// time (timestamps) of `repeat` calls.
-struct Timing {
-  int warmup = 0, repeat = 1;
-  double warmupMs = 0;
-};
-constexpr int kDrainEvery = 100;
-
-// GB/s of `variant` with `tunables` on the case.
+// GB/s of `variant` with `tunables` on the case, timed as bench times a variant.
 double timeSetting(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const CaseBuffers& buf,
-                   const std::string& variant, const Tunables& tunables, const Timing& timing) {
-  CallOptions o;
-  o.attrs = runtime::fromValues(c.attrs);
-  o.variant = variant;
-  o.placement = OutputPlacement::Device;
-  for (const auto& [name, t] : buf.outputs) o.outputs[name] = t.view();
-  std::map<std::string, TensorRef> refs;
-  for (const auto& [name, t] : buf.inputs) refs.emplace(name, TensorRef(t));
-  KernelImpl& k = kernel.impl();
-  const auto warm0 = std::chrono::steady_clock::now();
-  auto warmMs = [&] {
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - warm0).count();
-  };
-  for (int i = 0; i < timing.warmup || warmMs() < timing.warmupMs; ++i) {
-    if (i && i % kDrainEvery == 0) rt.waitIdle();
-    CallResult r = k.call(refs, o, tunables);
-    if (r.variant != variant)
-      throw Error(ErrorCode::Internal, "asked for variant " + variant + ", ran " + r.variant);
-  }
-  rt.waitIdle();
-  o.timestamps = true;
-  std::vector<double> us;
-  for (int i = 0; i < timing.repeat; ++i) {
-    CallResult r = k.call(refs, o, tunables);
-    if (r.timings.gpuUs < 0)
-      throw Error(ErrorCode::Unsupported, "the call returned no GPU time (timestamp-query?)");
-    us.push_back(r.timings.gpuUs);
-  }
+                   const std::string& variant, const Tunables& tunables, const CaseTiming& timing) {
+  CallResult last;
+  const std::vector<double> us =
+      timeCalls(rt, kernel, buf, caseCallOptions(c, buf, variant), tunables, timing, &last);
+  if (last.variant != variant)
+    throw Error(ErrorCode::Internal, "asked for variant " + variant + ", ran " + last.variant);
   return gbpsOf(buf.bytes, medianOf(us));
 }
 
@@ -117,10 +51,10 @@ void record(runtime::TuningEntry& e, TuneOutcome& o, const std::string& variant,
 
 // The tunable search of one case (see tune.h): times each (variant, one tunable at a candidate
 // value) whose plan differs from every plan already timed for that variant.
-void searchCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const Timing& timing,
+void searchCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const CaseTiming& timing,
                 runtime::TuningEntry& e, TuneOutcome& o, std::string& errors) {
   const package::Manifest& m = kernel.impl().planner().package().manifest();
-  const plan::PlanRequest base = caseRequest(c);
+  const plan::PlanRequest base = benchCaseRequest(c);
   auto fingerprintOf = [&](const std::string& variant, const Tunables& tunables) {
     plan::PlanRequest r = base;
     r.forcedVariant = variant;
@@ -135,7 +69,7 @@ void searchCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const 
       // Timed by runBench, so it plans; if not, nothing is deduplicated against it.
     }
   }
-  std::unique_ptr<CaseBuffers> buf;
+  std::optional<CaseBuffers> buf;
   int samePlan = 0;
   for (const std::string& name : searchedTunables(m)) {
     const expr::Value* current = nullptr;
@@ -163,7 +97,7 @@ void searchCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const 
           }
           if (!buf) {
             try {
-              buf = prepareCase(rt, kernel, c);
+              buf.emplace(prepareCase(rt, kernel, c));
             } catch (const Error& err) {  // the case itself cannot run: nothing more to time
               errors += (errors.empty() ? "" : "; ") + std::string("preparing the case: ") + err.what();
               return;
@@ -186,7 +120,7 @@ void searchCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const 
 }  // namespace
 
 std::string benchCaseSignature(const package::BenchCase& c) {
-  return runtime::tuningSignature(caseRequest(c));
+  return runtime::tuningSignature(benchCaseRequest(c));
 }
 
 std::vector<std::string> searchedTunables(const package::Manifest& m) {
@@ -243,10 +177,7 @@ std::vector<TuneOutcome> tunePackage(Runtime& rt, Kernel& kernel, BenchSelection
   const auto& pkg = kernel.impl().planner().package();
   const std::string opId = pkg.manifest().id();
   package::BenchFile file = package::loadBenchFile((pkg.webgpuDir() / "bench.json").string());
-  Timing timing;
-  timing.warmup = sel.warmup >= 0 ? sel.warmup : static_cast<int>(file.report.warmup);
-  timing.repeat = sel.repeat > 0 ? sel.repeat : static_cast<int>(file.report.iterations);
-  timing.warmupMs = options.warmupMs;
+  const CaseTiming timing = caseTiming(sel, file);
   std::vector<TuneOutcome> out;
   for (const auto* c : selectCases(file, sel, opId)) {
     TuneOutcome o;

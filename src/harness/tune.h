@@ -35,10 +35,6 @@ struct TuneOutcome {
 
 struct TuneOptions {
   bool searchTunables = true;  // also time workgroup-size tunables (`wgk tune --no-tunables`: false)
-  // The tunable timings' warm-up also lasts at least this long (bench's rule: GPUs raise their
-  // clocks only after tens of ms of work); the variants at the manifest's tunables go through
-  // runBench and its BenchSelection.
-  double warmupMs = 200;
 };
 
 // Benchmarks the selected cases as above (no cold or overhead timing) and sets one entry per case
