@@ -6,6 +6,7 @@
 #include <string>
 
 #include "expr/expression.h"
+#include "support/expect_error.h"
 #include "wgk/error.h"
 
 namespace wgk::expr::testing {
@@ -19,18 +20,7 @@ inline Value eval(std::string_view src) {
   return eval(src, s);
 }
 
-// Runs fn, expects an Error with `code` whose what() contains every fragment.
-template <class Fn>
-void expectError(Fn&& fn, ErrorCode code, std::initializer_list<std::string_view> fragments) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(errorCodeName(e.code()), errorCodeName(code)) << e.what();
-    for (auto f : fragments)
-      EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << "missing '" << f << "' in: " << e.what();
-  }
-}
+using test_support::expectError;
 
 inline void expectEvalError(std::string_view src, std::initializer_list<std::string_view> fragments) {
   expectError([&] { eval(src); }, ErrorCode::Expression, fragments);

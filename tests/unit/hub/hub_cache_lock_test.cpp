@@ -9,6 +9,7 @@
 #include "hub/publish_layout.h"
 #include "hub/resolver.h"
 #include "hub_test_support.h"
+#include "support/expect_error.h"
 #include "wgk/error.h"
 
 namespace wgk::hub {
@@ -27,14 +28,7 @@ class HubCacheLock : public ::testing::Test {
   HubOptions options(const std::string& mode) { return test::testOptions(server_->endpoint(mode), cache_); }
   PackageRequest v1() { return PackageRequest::make(1, std::nullopt); }
   std::string errorText(const std::function<void()>& fn, ErrorCode code) {
-    try {
-      fn();
-    } catch (const Error& e) {
-      EXPECT_EQ(errorCodeName(e.code()), errorCodeName(code)) << e.what();
-      return e.what();
-    }
-    ADD_FAILURE() << "expected an error";
-    return "";
+    return test_support::expectError(fn, code, std::vector<std::string>{});
   }
 
   test::Scratch scratch_;

@@ -10,6 +10,7 @@
 #include "hub/publish_layout.h"
 #include "hub/resolver.h"
 #include "hub_test_support.h"
+#include "support/expect_error.h"
 #include "wgk/error.h"
 
 namespace wgk::hub {
@@ -29,13 +30,7 @@ class HubDownload : public ::testing::Test {
   PackageRequest v1() { return PackageRequest::make(1, std::nullopt); }
   // Runs fn, expects a wgk::Error with `code` whose text contains `needle`.
   void expectError(const std::function<void()>& fn, ErrorCode code, const std::string& needle) {
-    try {
-      fn();
-      ADD_FAILURE() << "expected an error containing \"" << needle << "\"";
-    } catch (const Error& e) {
-      EXPECT_EQ(errorCodeName(e.code()), errorCodeName(code)) << e.what();
-      EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
-    }
+    test_support::expectError(fn, code, std::vector<std::string>{needle});
   }
   // The cache holds no package content (only, perhaps, empty folders and lock files).
   bool cacheHoldsNoPackage() { return Cache(cache_).list().empty() && test::stagingLeftovers(cache_) == 0; }

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "support/expect_error.h"
 #include "wgk/error.h"
 #include "wgk/tensor.h"
 
@@ -24,19 +25,7 @@ inline void append(std::vector<std::byte>& out, const void* p, size_t n) {
   out.insert(out.end(), b, b + n);
 }
 
-// Runs fn, expects a wgk::Error with `code` whose text contains every one of `parts`.
-inline void expectError(const std::function<void()>& fn, ErrorCode code,
-                        const std::vector<std::string>& parts) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    for (const auto& p : parts)
-      EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << "'" << p << "' not in: " << e.what();
-    return;
-  }
-  ADD_FAILURE() << "no wgk::Error thrown (expected one mentioning " << (parts.empty() ? "" : parts[0]) << ")";
-}
+using test_support::expectError;
 
 inline void expectSameTensor(const HostTensor& a, const HostTensor& b) {
   EXPECT_EQ(a.dtype(), b.dtype());

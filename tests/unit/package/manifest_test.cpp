@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "package/manifest.h"
+#include "support/expect_error.h"
 #include "wgk/error.h"
 
 using namespace wgk;
@@ -16,15 +17,8 @@ Json seed(const std::string& name) {
 
 // Expects parseManifest to fail with Error(Manifest) whose text contains every fragment.
 void expectSchemaError(const Json& j, std::initializer_list<std::string> fragments) {
-  try {
-    parseManifest(j);
-    FAIL() << "expected a schema error";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::Manifest) << e.what();
-    for (const auto& f : fragments)
-      EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << "missing '" << f << "' in:\n"
-                                                                  << e.what();
-  }
+  test_support::expectError([&] { parseManifest(j); }, ErrorCode::Manifest,
+                            std::vector<std::string>(fragments));
 }
 }  // namespace
 

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "support/expect_error.h"
+
 namespace wgk::plan::test {
 
 std::shared_ptr<const package::Package> seedPackage(const std::string& id) {
@@ -62,17 +64,7 @@ std::string hex(const std::vector<uint8_t>& bytes) {
 
 std::string expectError(ErrorCode code, const std::function<void()>& fn,
                         std::initializer_list<std::string> fragments) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(errorCodeName(e.code()), errorCodeName(code)) << e.what();
-    for (const auto& f : fragments)
-      EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << "missing '" << f << "' in:\n"
-                                                                  << e.what();
-    return e.what();
-  }
-  ADD_FAILURE() << "expected an error";
-  return "";
+  return test_support::expectError(fn, code, std::vector<std::string>(fragments));
 }
 
 }  // namespace wgk::plan::test

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "support/expect_error.h"
 #include "wgk/error.h"
 #include "wgk/tensor.h"
 
@@ -19,17 +20,6 @@ inline HostTensor f16(Shape s, std::vector<double> v) {
   return HostTensor::fromDoubles(DType::Float16, std::move(s), v);
 }
 
-inline void expectError(const std::function<void()>& fn, ErrorCode code,
-                        const std::vector<std::string>& parts) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), code) << e.what();
-    for (const auto& p : parts)
-      EXPECT_NE(std::string(e.what()).find(p), std::string::npos) << "'" << p << "' not in: " << e.what();
-    return;
-  }
-  ADD_FAILURE() << "no wgk::Error thrown";
-}
+using test_support::expectError;
 
 }  // namespace wgk::testutil

@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 
+#include "support/expect_error.h"
 #include "templates/template.h"
 #include "wgk/error.h"
 
@@ -21,18 +22,7 @@ inline std::string render(std::string_view text) {
   return render(text, s);
 }
 
-// Runs fn, expects an Error with `code` whose what() contains every fragment.
-template <class Fn>
-void expectError(Fn&& fn, ErrorCode code, std::initializer_list<std::string_view> fragments) {
-  try {
-    fn();
-    ADD_FAILURE() << "expected an error";
-  } catch (const Error& e) {
-    EXPECT_EQ(errorCodeName(e.code()), errorCodeName(code)) << e.what();
-    for (auto f : fragments)
-      EXPECT_NE(std::string(e.what()).find(f), std::string::npos) << "missing '" << f << "' in: " << e.what();
-  }
-}
+using test_support::expectError;
 
 // An include resolver over an in-memory file map that refuses names leaving the package.
 inline IncludeResolver mapResolver(std::map<std::string, std::string> files) {
