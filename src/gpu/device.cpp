@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "gpu/callback_result.h"
 #include "gpu/device_profile_build.h"
 #include "gpu/device_state.h"
 #include "gpu/f16_policy.h"
@@ -48,29 +49,21 @@ WGPUAdapter requestAdapter(DeviceState& s, const DeviceOptions& o) {
   ao.powerPreference = WGPUPowerPreference_HighPerformance;
   ao.forceFallbackAdapter = false;
   ao.backendType = WGPUBackendType_Vulkan;
-  struct Result {
-    WGPUAdapter adapter = nullptr;
-    std::string message;
-  } r;
-  WGPURequestAdapterCallbackInfo ci = WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT;
-  ci.mode = WGPUCallbackMode_WaitAnyOnly;
-  ci.userdata1 = &r;
-  ci.callback = [](WGPURequestAdapterStatus status, WGPUAdapter a, WGPUStringView message, void* u1, void*) {
-    auto* res = static_cast<Result*>(u1);
-    res->message = fromView(message);
-    if (status == WGPURequestAdapterStatus_Success)
-      res->adapter = a;
-    else if (a)
-      procs().AdapterRelease(a);
-  };
-  s.wait(procs().InstanceRequestAdapter(s.instance, &ao, ci), "a WebGPU adapter");
-  if (!r.adapter)
+  CallbackResult<WGPURequestAdapterStatus, WGPUAdapter> r;
+  s.wait(procs().InstanceRequestAdapter(s.instance, &ao,
+                                        requestCallback(WGPU_REQUEST_ADAPTER_CALLBACK_INFO_INIT, r)),
+         "a WebGPU adapter");
+  if (r.status != WGPURequestAdapterStatus_Success && r.handle) {
+    procs().AdapterRelease(r.handle);
+    r.handle = nullptr;
+  }
+  if (!r.handle)
     throw Error(
         ErrorCode::Setup,
         "no Vulkan adapter found: is a Vulkan driver installed (lavapipe: mesa-vulkan-drivers 25 from "
         "bookworm-backports; NVIDIA: VK_DRIVER_FILES)" +
             (r.message.empty() ? std::string() : "; Dawn said: " + r.message));
-  return r.adapter;
+  return r.handle;
 }
 
 WGPUDevice requestDevice(DeviceState& s, const DeviceOptions& o, const DeviceProfile& adapter) {
@@ -107,23 +100,15 @@ WGPUDevice requestDevice(DeviceState& s, const DeviceOptions& o, const DevicePro
   dd.uncapturedErrorCallbackInfo.callback = onUncapturedError;
   dd.uncapturedErrorCallbackInfo.userdata1 = &s;
 
-  struct Result {
-    WGPUDevice device = nullptr;
-    std::string message;
-  } r;
-  WGPURequestDeviceCallbackInfo ci = WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT;
-  ci.mode = WGPUCallbackMode_WaitAnyOnly;
-  ci.userdata1 = &r;
-  ci.callback = [](WGPURequestDeviceStatus status, WGPUDevice d, WGPUStringView message, void* u1, void*) {
-    auto* res = static_cast<Result*>(u1);
-    res->message = fromView(message);
-    if (status == WGPURequestDeviceStatus_Success) res->device = d;
-  };
-  s.wait(procs().AdapterRequestDevice(s.adapter, &dd, ci), "a WebGPU device");
-  if (!r.device)
+  CallbackResult<WGPURequestDeviceStatus, WGPUDevice> r;
+  s.wait(procs().AdapterRequestDevice(s.adapter, &dd,
+                                      requestCallback(WGPU_REQUEST_DEVICE_CALLBACK_INFO_INIT, r)),
+         "a WebGPU device");
+  if (r.status != WGPURequestDeviceStatus_Success) r.handle = nullptr;
+  if (!r.handle)
     throw Error(ErrorCode::Setup, "Dawn refused to create a device on the adapter '" +
                                       adapter.adapterInfoStrings.at("description") + "': " + r.message);
-  return r.device;
+  return r.handle;
 }
 
 }  // namespace

@@ -33,45 +33,44 @@ std::set<std::string> wgslLanguageFeatureNames(WGPUInstance instance) {
   return out;
 }
 
-DeviceProfile adapterProfile(WGPUInstance instance, WGPUAdapter adapter) {
+namespace {
+// The profile of an adapter or of a device: the same queries through the adapter's or the
+// device's getters (`of` is a WGPUAdapter or a WGPUDevice), with errors coded `code`.
+template <class Object, class GetInfo, class GetFeatures, class GetLimits>
+DeviceProfile queryProfile(WGPUInstance instance, Object of, GetInfo getInfo, GetFeatures getFeatures,
+                           GetLimits getLimits, ErrorCode code, const char* what, const char* noInfo,
+                           WGPULimits* limitsOut) {
   const Procs& p = procs();
   DeviceProfile prof;
   WGPUAdapterInfo info = WGPU_ADAPTER_INFO_INIT;
-  if (p.AdapterGetInfo(adapter, &info) != WGPUStatus_Success)
-    throw Error(ErrorCode::Setup, "the WebGPU adapter did not report its info");
+  if (getInfo(of, &info) != WGPUStatus_Success) throw Error(code, noInfo);
   fillAdapterInfo(prof, info);
   p.AdapterInfoFreeMembers(info);
   WGPUSupportedFeatures f = WGPU_SUPPORTED_FEATURES_INIT;
-  p.AdapterGetFeatures(adapter, &f);
+  getFeatures(of, &f);
   prof.features = featureNames(f);
   p.SupportedFeaturesFreeMembers(f);
   WGPULimits limits = WGPU_LIMITS_INIT;
-  if (p.AdapterGetLimits(adapter, &limits) != WGPUStatus_Success)
-    throw Error(ErrorCode::Setup, "the WebGPU adapter did not report its limits");
-  prof.limits = limitsByName(limits);
-  prof.wgslLanguageFeatures = wgslLanguageFeatureNames(instance);
-  return prof;
-}
-
-DeviceProfile deviceProfile(WGPUInstance instance, WGPUDevice device, WGPULimits* limitsOut) {
-  const Procs& p = procs();
-  DeviceProfile prof;
-  WGPUAdapterInfo info = WGPU_ADAPTER_INFO_INIT;
-  if (p.DeviceGetAdapterInfo(device, &info) != WGPUStatus_Success)
-    throw Error(ErrorCode::Gpu, "the WebGPU device did not report its adapter info");
-  fillAdapterInfo(prof, info);
-  p.AdapterInfoFreeMembers(info);
-  WGPUSupportedFeatures f = WGPU_SUPPORTED_FEATURES_INIT;
-  p.DeviceGetFeatures(device, &f);
-  prof.features = featureNames(f);
-  p.SupportedFeaturesFreeMembers(f);
-  WGPULimits limits = WGPU_LIMITS_INIT;
-  if (p.DeviceGetLimits(device, &limits) != WGPUStatus_Success)
-    throw Error(ErrorCode::Gpu, "the WebGPU device did not report its limits");
+  if (getLimits(of, &limits) != WGPUStatus_Success)
+    throw Error(code, std::string("the WebGPU ") + what + " did not report its limits");
   prof.limits = limitsByName(limits);
   if (limitsOut) *limitsOut = limits;
   prof.wgslLanguageFeatures = wgslLanguageFeatureNames(instance);
   return prof;
+}
+}  // namespace
+
+DeviceProfile adapterProfile(WGPUInstance instance, WGPUAdapter adapter) {
+  const Procs& p = procs();
+  return queryProfile(instance, adapter, p.AdapterGetInfo, p.AdapterGetFeatures, p.AdapterGetLimits,
+                      ErrorCode::Setup, "adapter", "the WebGPU adapter did not report its info", nullptr);
+}
+
+DeviceProfile deviceProfile(WGPUInstance instance, WGPUDevice device, WGPULimits* limitsOut) {
+  const Procs& p = procs();
+  return queryProfile(instance, device, p.DeviceGetAdapterInfo, p.DeviceGetFeatures, p.DeviceGetLimits,
+                      ErrorCode::Gpu, "device", "the WebGPU device did not report its adapter info",
+                      limitsOut);
 }
 
 }  // namespace wgk::gpu

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <thread>
 
+#include "gpu/callback_result.h"
 #include "gpu/device_state.h"
 #include "gpu/names.h"
 #include "wgk/error.h"
@@ -82,18 +83,9 @@ void DeviceState::raiseUncaptured() {
 }
 
 void DeviceState::waitQueueIdle() {
-  struct Result {
-    WGPUQueueWorkDoneStatus status = WGPUQueueWorkDoneStatus_Error;
-    std::string message;
-  } r;
-  WGPUQueueWorkDoneCallbackInfo info = WGPU_QUEUE_WORK_DONE_CALLBACK_INFO_INIT;
-  info.mode = WGPUCallbackMode_WaitAnyOnly;
-  info.userdata1 = &r;
-  info.callback = [](WGPUQueueWorkDoneStatus status, WGPUStringView message, void* u1, void*) {
-    static_cast<Result*>(u1)->status = status;
-    static_cast<Result*>(u1)->message = fromView(message);
-  };
-  wait(procs().QueueOnSubmittedWorkDone(queue, info), "the GPU to finish");
+  CallbackResult<WGPUQueueWorkDoneStatus> r{WGPUQueueWorkDoneStatus_Error};
+  wait(procs().QueueOnSubmittedWorkDone(queue, statusCallback(WGPU_QUEUE_WORK_DONE_CALLBACK_INFO_INIT, r)),
+       "the GPU to finish");
   checkAlive();
   if (r.status != WGPUQueueWorkDoneStatus_Success)
     throw Error(ErrorCode::Gpu, "the GPU work failed to complete: " + r.message);
@@ -115,19 +107,11 @@ void DeviceState::freeBuffer(WGPUBuffer& b) {
 }
 
 void DeviceState::mapAndCopy(WGPUBuffer buffer, uint64_t mapSize, uint64_t offset, void* dst, uint64_t size) {
-  struct Result {
-    WGPUMapAsyncStatus status = WGPUMapAsyncStatus_Error;
-    std::string message;
-  } r;
-  WGPUBufferMapCallbackInfo info = WGPU_BUFFER_MAP_CALLBACK_INFO_INIT;
-  info.mode = WGPUCallbackMode_WaitAnyOnly;
-  info.userdata1 = &r;
-  info.callback = [](WGPUMapAsyncStatus status, WGPUStringView message, void* u1, void*) {
-    static_cast<Result*>(u1)->status = status;
-    static_cast<Result*>(u1)->message = fromView(message);
-  };
+  CallbackResult<WGPUMapAsyncStatus> r{WGPUMapAsyncStatus_Error};
   const Procs& p = procs();
-  wait(p.BufferMapAsync(buffer, WGPUMapMode_Read, 0, static_cast<size_t>(mapSize), info), "a buffer mapping");
+  wait(p.BufferMapAsync(buffer, WGPUMapMode_Read, 0, static_cast<size_t>(mapSize),
+                        statusCallback(WGPU_BUFFER_MAP_CALLBACK_INFO_INIT, r)),
+       "a buffer mapping");
   checkAlive();
   if (r.status != WGPUMapAsyncStatus_Success)
     throw Error(ErrorCode::Gpu, "mapping the readback buffer failed: " + r.message);
