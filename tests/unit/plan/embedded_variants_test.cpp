@@ -1,6 +1,7 @@
 // The variants the embedded packages add to the seeds (docs/performance.md): which requests pick
 // them, and the plan-time choices they encode (heads per invocation, shared bias word, 16-byte
-// f16 words, balanced folding). Planned against packages/ with shaders rendered.
+// f16 words, balanced folding, rows split over workgroups). Planned against packages/ with
+// shaders rendered.
 #include <gtest/gtest.h>
 
 #include "plan_test_util.h"
@@ -28,25 +29,41 @@ bool has(const std::string& text, const std::string& part) {
 }
 }  // namespace
 
-// B4 H16 S2048 D256: 524,288 emb words; ceilDiv(1M, words) = 2 head groups of 8 heads, so
-// 1,048,576 invocations (4096 workgroups of 256), sin/cos once per word and group.
-TEST(EmbeddedVariants, GemmaLargePicksVec4Heads) {
+// B4 H16 S2048 D256: 262,144 words of 8 halves; ceilDiv(128K, words) = 1 head group, so every
+// head in one invocation: 262,144 invocations (1024 workgroups of 256), sin/cos once per word.
+TEST(EmbeddedVariants, GemmaLargePicksVec8Heads) {
   Plan p = planEmbedded("com.microsoft.GemmaRotaryEmbedding", ropeRequest(4, 16, 2048, 256));
-  EXPECT_EQ(p.variant, "vec4_heads");
-  EXPECT_EQ(p.passes[0].dispatch, (std::array<uint32_t, 3>{4096, 1, 1}));
+  EXPECT_EQ(p.variant, "vec8_heads");
+  EXPECT_EQ(p.passes[0].dispatch, (std::array<uint32_t, 3>{1024, 1, 1}));
+  EXPECT_EQ(p.passes[0].bindings[1].elementType, "vec4<u32>");
   const auto& u = p.passes[0].bindings.back().uniforms;
   ASSERT_EQ(u.size(), 4u);
-  EXPECT_EQ(u[0].second.asNumber(), 1048576);  // threads
-  EXPECT_EQ(u[1].second.asNumber(), 524288);   // embWords
+  EXPECT_EQ(u[0].second.asNumber(), 262144);  // threads
+  EXPECT_EQ(u[1].second.asNumber(), 262144);  // words of 8
+  EXPECT_TRUE(has(p.passes[0].wgsl, "* 16u;")) << "headsPerThread 16";
+  EXPECT_TRUE(has(p.passes[0].wgsl, "const EMB_WORDS : u32 = 262144u;")) << p.passes[0].wgsl;
+}
+
+// D252 is not a whole number of 8-half words: vec4_heads, 516,096 vec4 words, ceilDiv(512K,
+// words) = 2 head groups of 8 heads.
+TEST(EmbeddedVariants, GemmaHeadDimNotMultipleOfEightPicksVec4Heads) {
+  Plan p = planEmbedded("com.microsoft.GemmaRotaryEmbedding", ropeRequest(4, 16, 2048, 252));
+  EXPECT_EQ(p.variant, "vec4_heads");
+  EXPECT_TRUE(has(verdict(p, "vec8_heads").reason, "headDim % 8 == 0")) << verdict(p, "vec8_heads").reason;
+  const auto& u = p.passes[0].bindings.back().uniforms;
+  ASSERT_EQ(u.size(), 4u);
+  EXPECT_EQ(u[0].second.asNumber(), 1032192);  // threads: 2 groups
   EXPECT_TRUE(has(p.passes[0].wgsl, "* 8u;")) << "headsPerThread 8";
 }
 
-// One token: 64 emb words, one head per invocation; vec4_heads would only add its loop.
+// One token: 64 emb words, one head per invocation; the heads variants would only add a loop.
 TEST(EmbeddedVariants, GemmaDecodeKeepsVec4) {
   Plan p = planEmbedded("com.microsoft.GemmaRotaryEmbedding", ropeRequest(1, 8, 1, 256));
   EXPECT_EQ(p.variant, "vec4");
   EXPECT_FALSE(verdict(p, "vec4_heads").eligible);
   EXPECT_TRUE(has(verdict(p, "vec4_heads").reason, "headsPerThread > 1")) << verdict(p, "vec4_heads").reason;
+  EXPECT_FALSE(verdict(p, "vec8_heads").eligible);
+  EXPECT_TRUE(has(verdict(p, "vec8_heads").reason, "headsPerThread8 > 1")) << verdict(p, "vec8_heads").reason;
 }
 
 // f16 + bias: 16-byte pairs; 4096 rows, so half the words is whole rows and the two words of an
@@ -93,4 +110,20 @@ TEST(EmbeddedVariants, RmsMixedTypesPickTheMixedRowKernel) {
   EXPECT_EQ(p.variant, "last_axis_row_vec4_mixed");
   EXPECT_EQ(p.passes[0].bindings[0].elementType, "vec4<f16>");
   EXPECT_EQ(p.passes[0].bindings[2].elementType, "vec4<f32>");
+}
+
+// Four rows of 65,536 f32: 16 workgroups share each row in one pass (z = split), each summing the
+// whole row and normalizing 1/16 of it. 64 rows are past ROW_SPLIT_MAX_ROWS: the row kernel.
+TEST(EmbeddedVariants, RmsFewLongRowsSplitEachRowInOnePass) {
+  Plan p =
+      planEmbedded("ai.onnx.RMSNormalization", request({{"x", f32({4, 65536})}, {"scale", f32({65536})}}));
+  EXPECT_EQ(p.variant, "last_axis_row_vec4_split");
+  ASSERT_EQ(p.passes.size(), 1u);
+  EXPECT_EQ(p.passes[0].dispatch, (std::array<uint32_t, 3>{4, 1, 16}));
+  EXPECT_TRUE(has(p.passes[0].wgsl, "const CHUNK : u32 = 1024u;")) << p.passes[0].wgsl;
+  Plan many =
+      planEmbedded("ai.onnx.RMSNormalization", request({{"x", f32({64, 65536})}, {"scale", f32({65536})}}));
+  EXPECT_EQ(many.variant, "last_axis_row_vec4");
+  EXPECT_TRUE(has(verdict(many, "last_axis_row_vec4_split").reason, "ROW_SPLIT_MAX_ROWS"))
+      << verdict(many, "last_axis_row_vec4_split").reason;
 }
