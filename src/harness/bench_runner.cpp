@@ -7,6 +7,7 @@
 #include <fstream>
 #include <thread>
 
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -70,6 +71,13 @@ nlohmann::json BenchMeasurement::toJson() const {
   j["copy_gbps"] = finiteOrNull(copyGbps);
   j["cold_ms"] = finiteOrNull(coldMs, coldMs >= 0);
   j["wall_us_median"] = finiteOrNull(wallUsMedian, wallUsMedian >= 0);
+  if (hostCpuUsMedian >= 0) {
+    j["host_cpu_us_median"] = finiteOrNull(hostCpuUsMedian);
+    j["wall_us_median_first10"] = finiteOrNull(wallUsMedianEarly);
+    j["wall_us_median_second_half"] = finiteOrNull(wallUsMedianLate, wallUsMedianLate >= 0);
+    j["host_context_switches"] = {{"voluntary", hostVoluntarySwitches},
+                                  {"involuntary", hostInvoluntarySwitches}};
+  }
   return j;
 }
 
@@ -93,6 +101,24 @@ std::vector<std::string> benchVariants(Kernel& kernel, const package::BenchCase&
 }
 
 namespace {
+
+// CPU time of the calling thread, in microseconds.
+double threadCpuUs() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) / 1e3;
+}
+
+struct ThreadUsage {
+  long voluntary = 0, involuntary = 0;
+};
+
+// Context switches of the calling thread so far (Linux RUSAGE_THREAD).
+ThreadUsage threadUsage() {
+  rusage r{};
+  getrusage(RUSAGE_THREAD, &r);
+  return {r.ru_nvcsw, r.ru_nivcsw};
+}
 
 // One (case, variant): cold first call, timed repeats, host overhead.
 void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const CaseBuffers& buf,
@@ -125,16 +151,31 @@ void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, co
 
   if (sel.overheadCalls > 0) {
     o.timestamps = false;
-    std::vector<double> wall;
+    std::vector<double> wall, cpu, early, late;
     wall.reserve(static_cast<size_t>(sel.overheadCalls));
+    cpu.reserve(static_cast<size_t>(sel.overheadCalls));
+    const ThreadUsage u0 = threadUsage();
     for (int i = 0; i < sel.overheadCalls; ++i) {
       if (i && i % kDrainEvery == 0) rt.waitIdle();  // outside the timed call
-      auto t0 = Clock::now();
+      auto t0 = Clock::now();  // the CPU-time reads sit inside the wall interval
+      const double c0 = threadCpuUs();
       kernel.call(refs, o);
+      cpu.push_back(threadCpuUs() - c0);
       wall.push_back(usSince(t0));
+      // Position in the drain batch: calls right after a waitIdle against the second half of it
+      // tell the host's own cost from back-pressure of work still queued on the device.
+      const int pos = i % kDrainEvery;
+      if (pos < 10) early.push_back(wall.back());
+      if (pos >= kDrainEvery / 2) late.push_back(wall.back());
     }
+    const ThreadUsage u1 = threadUsage();
     rt.waitIdle();
     m.wallUsMedian = medianOf(wall);
+    m.hostCpuUsMedian = medianOf(cpu);
+    m.wallUsMedianEarly = medianOf(early);
+    m.wallUsMedianLate = late.empty() ? -1 : medianOf(late);
+    m.hostVoluntarySwitches = u1.voluntary - u0.voluntary;  // includes the waitIdle drains
+    m.hostInvoluntarySwitches = u1.involuntary - u0.involuntary;
   }
 }
 

@@ -47,6 +47,13 @@ struct BenchMeasurement {
   double copyGbps = 0, rooflineRatio = 0;
   double coldMs = -1;        // -1: not measured
   double wallUsMedian = -1;  // -1: not measured
+  // The same calls seen from the calling thread: its CPU time per call (median) and the context
+  // switches over the loop. Wall time well above CPU time means the thread waited (voluntary
+  // switches: it blocked, e.g. in the driver) or was descheduled (involuntary).
+  double hostCpuUsMedian = -1;
+  // Wall medians of the first 10 calls after each waitIdle drain and of each batch's second half.
+  double wallUsMedianEarly = -1, wallUsMedianLate = -1;
+  long hostVoluntarySwitches = -1, hostInvoluntarySwitches = -1;
   std::string error;         // non-empty: the case failed on this variant (other fields unset)
   nlohmann::json toJson() const;
 };

@@ -93,6 +93,12 @@ TEST(Bench, EvidenceIsWellFormed) {
       EXPECT_TRUE(positive(m[key])) << key;
     EXPECT_NEAR(m["roofline_ratio"].get<double>(), m["gbps"].get<double>() / m["copy_gbps"].get<double>(),
                 1e-9);
+    // The calling thread's CPU time per call cannot exceed the wall time per call by more than the
+    // two clocks' granularity; the context-switch counts are counts.
+    EXPECT_TRUE(positive(m["host_cpu_us_median"]));
+    EXPECT_LE(m["host_cpu_us_median"].get<double>(), m["wall_us_median"].get<double>() + 1.0);
+    EXPECT_GE(m["host_context_switches"]["voluntary"].get<int64_t>(), 0);
+    EXPECT_GE(m["host_context_switches"]["involuntary"].get<int64_t>(), 0);
   }
   EXPECT_EQ(packages.size(), 3u);
 }
