@@ -8,9 +8,11 @@
 //                    "subgroupMaxSize": 8},
 //    "features": ["shader-f16", "subgroups", "timestamp-query"],
 //    "wgslLanguageFeatures": ["subgroup_id", ...],
-//    "limits": {"maxComputeWorkgroupsPerDimension": 65535, ...}}
+//    "limits": {"maxComputeWorkgroupsPerDimension": 65535, ...},
+//    "numerics": ["f16-rounding-rne"]}
 //
-// adapterInfo keys are optional (a profile may omit subgroup sizes: manifests test has()).
+// adapterInfo keys are optional (a profile may omit subgroup sizes: manifests test has()); so is
+// numerics (facts the runtime probes on a real device; a profile without it has none).
 //
 //   wgk::DeviceProfile p = wgk::DeviceProfile::load("h200.json");
 //   if (p.hasFeature("shader-f16")) ...; uint64_t n = p.limit("maxStorageBufferBindingSize");
@@ -44,6 +46,11 @@ struct DeviceProfile {
   std::set<std::string> features;
   std::set<std::string> wgslLanguageFeatures;
   std::map<std::string, uint64_t> limits;
+  // Facts measured on the device when it is created, by a probe kernel (src/gpu/numerics_probe.h),
+  // which WebGPU does not promise: "f16-rounding-rne" when f32 -> f16 conversions and f16 adds and
+  // multiplies, written as the kernels write them, round to nearest even and are not fused. Kernels
+  // take faster rounding paths only when it is present; a profile without the field has none.
+  std::set<std::string> numerics;
 
   bool hasFeature(std::string_view f) const { return features.count(std::string(f)) != 0; }
   // Throws Error(NotFound) naming the limit when the profile lacks it.

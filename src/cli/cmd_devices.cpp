@@ -49,6 +49,7 @@ void printText(const wgk::gpu::Device& dev, const wgk::gpu::LoaderInfo& lib) {
             << "Device features: " << joined(p.features) << "\n"
             << "Adapter features: " << joined(dev.adapterFeatures()) << "\n"
             << "WGSL language features: " << joined(p.wgslLanguageFeatures) << "\n"
+            << "Numerics (probed): " << joined(p.numerics) << " (" << dev.numericsProbe() << ")\n"
             << "Limits:\n";
   for (const auto& [name, value] : p.limits) std::cout << "  " << name << ": " << value << "\n";
 }

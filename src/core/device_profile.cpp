@@ -36,7 +36,8 @@ nlohmann::json DeviceProfile::toJson() const {
   return {{"adapterInfo", info},
           {"features", features},
           {"wgslLanguageFeatures", wgslLanguageFeatures},
-          {"limits", lim}};
+          {"limits", lim},
+          {"numerics", numerics}};
 }
 
 DeviceProfile DeviceProfile::fromJson(const nlohmann::json& j) {
@@ -55,6 +56,8 @@ DeviceProfile DeviceProfile::fromJson(const nlohmann::json& j) {
       p.features = stringSet(value, path);
     } else if (key == "wgslLanguageFeatures") {
       p.wgslLanguageFeatures = stringSet(value, path);
+    } else if (key == "numerics") {
+      p.numerics = stringSet(value, path);
     } else if (key == "limits") {
       if (!value.is_object()) bad(path, "expected an object");
       for (const auto& [k, v] : value.items()) {
@@ -63,7 +66,7 @@ DeviceProfile DeviceProfile::fromJson(const nlohmann::json& j) {
         p.limits[k] = v.get<uint64_t>();
       }
     } else {
-      bad(path, "unknown field (expected adapterInfo, features, wgslLanguageFeatures, limits)");
+      bad(path, "unknown field (expected adapterInfo, features, wgslLanguageFeatures, limits, numerics)");
     }
   }
   if (!j.contains("limits")) bad("/limits", "missing");

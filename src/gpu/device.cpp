@@ -6,6 +6,7 @@
 
 #include "gpu/callback_result.h"
 #include "gpu/device_profile_build.h"
+#include "gpu/numerics_probe.h"
 #include "gpu/device_state.h"
 #include "gpu/f16_policy.h"
 #include "gpu/loader.h"
@@ -133,7 +134,7 @@ Device Device::create(const DeviceOptions& options) {
     s->device = requestDevice(*s, options, adapter);
     s->queue = p.DeviceGetQueue(s->device);
     s->profile = deviceProfile(s->instance, s->device, &s->limits);
-    return Device(std::move(s));
+    return probed(Device(std::move(s)));
   });
 }
 
@@ -152,12 +153,32 @@ Device Device::wrap(WGPUDevice device) {
     s->queue = p.DeviceGetQueue(device);
     s->adapterFeatures = adapterProfile(s->instance, s->adapter).features;
     s->profile = deviceProfile(s->instance, device, &s->limits);
-    return Device(std::move(s));
+    return probed(Device(std::move(s)));
   });
 }
 
 const DeviceProfile& Device::profile() const {
   return state_->profile;
+}
+const std::string& Device::numericsProbe() const {
+  return state_->numericsProbe;
+}
+
+// Runs the numerics probe on a new device and records its facts in the profile. A probe that
+// cannot run leaves the facts empty (kernels then take their portable paths) and says why.
+Device Device::probed(Device d) {
+  if (!d.state_->profile.hasFeature("shader-f16")) {
+    d.state_->numericsProbe = "not run: no shader-f16";
+    return d;
+  }
+  try {
+    NumericsProbe p = probeNumerics(d);
+    d.state_->profile.numerics = std::move(p.facts);
+    d.state_->numericsProbe = std::move(p.detail);
+  } catch (const Error& e) {
+    d.state_->numericsProbe = std::string("could not run: ") + e.what();
+  }
+  return d;
 }
 const std::set<std::string>& Device::adapterFeatures() const {
   return state_->adapterFeatures;

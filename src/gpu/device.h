@@ -63,6 +63,9 @@ class Device {
 
   // What planning needs: adapter info, the device's features, WGSL language features, limits.
   const DeviceProfile& profile() const;
+  // What the numerics probe run at creation found (profile().numerics holds its facts): a
+  // summary, the first rounding that differed, or why it could not run.
+  const std::string& numericsProbe() const;
   // Every feature the adapter offers (a superset of profile().features), by spec name.
   const std::set<std::string>& adapterFeatures() const;
   WGPUDevice handle() const;
@@ -104,6 +107,7 @@ class Device {
   const std::shared_ptr<DeviceState>& state() const { return state_; }
 
  private:
+  static Device probed(Device d);
   friend class Buffer;
   friend class CommandRecorder;
   explicit Device(std::shared_ptr<DeviceState> s) : state_(std::move(s)) {}

@@ -23,6 +23,7 @@ struct DeviceState {
   uint64_t waitTimeoutNs = 600ull * 1000 * 1000 * 1000;  // a wait this long is reported, not endured
 
   DeviceProfile profile;
+  std::string numericsProbe;  // what the numerics probe found (numerics_probe.h), for `wgk devices`
   std::set<std::string> adapterFeatures;
   WGPULimits limits = WGPU_LIMITS_INIT;
 

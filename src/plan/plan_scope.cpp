@@ -87,9 +87,10 @@ expr::Value deviceValue(const DeviceProfile& d) {
   expr::Map limits;
   for (const auto& [k, v] : d.limits)
     limits[k] = expr::Value(static_cast<int64_t>(std::min<uint64_t>(v, static_cast<uint64_t>(INT64_MAX))));
-  expr::List features, wgsl;
+  expr::List features, wgsl, numerics;
   for (const auto& f : d.features) features.emplace_back(f);
   for (const auto& f : d.wgslLanguageFeatures) wgsl.emplace_back(f);
+  for (const auto& f : d.numerics) numerics.emplace_back(f);
   expr::Map info;
   for (const auto& [k, v] : d.adapterInfoStrings) info[k] = expr::Value(v);
   for (const auto& [k, v] : d.adapterInfoNumbers) info[k] = expr::Value(v);
@@ -97,6 +98,7 @@ expr::Value deviceValue(const DeviceProfile& d) {
   return expr::Value(expr::Map{{"limits", expr::Value(std::move(limits))},
                                {"features", expr::Value(std::move(features))},
                                {"wgslLanguageFeatures", expr::Value(std::move(wgsl))},
+                               {"numerics", expr::Value(std::move(numerics))},
                                {"adapterInfo", expr::Value(std::move(info))}});
 }
 

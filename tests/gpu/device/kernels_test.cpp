@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "core/half.h"
+#include "gpu/numerics_probe.h"
 #include "gpu/self_check.h"
 #include "test_device.h"
 #include "wgk/error.h"
@@ -56,6 +57,17 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
 TEST(Kernels, SelfCheckPasses) {
   std::string summary = runF16SelfCheck(sharedDevice());
   EXPECT_NE(summary.find("bit-exact"), std::string::npos);
+}
+
+// The numerics probe ran at device creation. lavapipe and the H200 round f16 to nearest even
+// (their runs of the ulp-0 product_rounding_exact cases pass), so the fact is expected there; the
+// probe run again by hand agrees with what the profile recorded.
+TEST(Kernels, NumericsProbeFindsRoundToNearestEven) {
+  Device& d = sharedDevice();
+  EXPECT_EQ(d.profile().numerics.count(kF16RoundingRne), 1u) << d.numericsProbe();
+  EXPECT_NE(d.numericsProbe().find("match round-to-nearest-even"), std::string::npos) << d.numericsProbe();
+  const NumericsProbe again = probeNumerics(d);
+  EXPECT_EQ(again.facts, d.profile().numerics) << again.detail;
 }
 
 TEST(Kernels, SubgroupAddMatchesTheAdapterSubgroupSize) {

@@ -38,6 +38,10 @@ TEST(DeviceProfile, ParsesAndRoundTrips) {
   EXPECT_EQ(p.adapterInfoStrings.at("vendor"), "mesa");
   EXPECT_EQ(p.adapterInfoNumbers.at("subgroupMinSize"), 8);
   EXPECT_EQ(p.wgslLanguageFeatures.count("subgroup_id"), 1u);
+  EXPECT_TRUE(p.numerics.empty());  // absent: no probed facts
+  auto probed = nlohmann::json::parse(kLavapipe);
+  probed["numerics"] = {"f16-rounding-rne"};
+  EXPECT_EQ(DeviceProfile::fromJson(probed).numerics.count("f16-rounding-rne"), 1u);
   const auto again = DeviceProfile::fromJson(p.toJson());
   EXPECT_EQ(again.toJson(), p.toJson());
   EXPECT_EQ(again.adapterInfoNumbers, p.adapterInfoNumbers);
@@ -68,6 +72,9 @@ TEST(DeviceProfile, ErrorsNameTheJsonPath) {
   auto badInfo = j;
   badInfo["adapterInfo"]["vendor"] = nlohmann::json::array();
   EXPECT_NE(errorOf(badInfo).find("/adapterInfo/vendor"), std::string::npos);
+  auto badNumerics = j;
+  badNumerics["numerics"] = "f16-rounding-rne";
+  EXPECT_NE(errorOf(badNumerics).find("/numerics"), std::string::npos);
   auto unknown = j;
   unknown["limitz"] = nlohmann::json::object();
   EXPECT_NE(errorOf(unknown).find("/limitz"), std::string::npos);

@@ -27,6 +27,14 @@ Plan planEmbedded(const std::string& id, const PlanRequest& r) {
 bool has(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
+
+// The h200 profile without the probed numerics facts: a device whose f16 rounding was not shown
+// to be round-to-nearest-even.
+Plan planEmbeddedUnprobed(const std::string& id, const PlanRequest& r) {
+  DeviceProfile p = profile("h200");
+  p.numerics.clear();
+  return embeddedPlanner(id).plan(r, p);
+}
 }  // namespace
 
 // B4 H16 S2048 D256: 262,144 words of 8 halves; ceilDiv(128K, words) = 1 head group, so every
@@ -126,4 +134,21 @@ TEST(EmbeddedVariants, RmsFewLongRowsSplitEachRowInOnePass) {
   EXPECT_EQ(many.variant, "last_axis_row_vec4");
   EXPECT_TRUE(has(verdict(many, "last_axis_row_vec4_split").reason, "ROW_SPLIT_MAX_ROWS"))
       << verdict(many, "last_axis_row_vec4_split").reason;
+}
+
+// The f16 roundings take one conversion each only where the device's probe found them rounding to
+// nearest even ("f16-rounding-rne"); elsewhere the portable roundF16 runs.
+TEST(EmbeddedVariants, FastF16RoundingOnlyOnProbedDevices) {
+  const std::string fastRotate = "return vec4<f16>(vec4<f32>(a) * c) + vec4<f16>(vec4<f32>(b) * s);";
+  const PlanRequest rope = ropeRequest(4, 16, 2048, 256);
+  const Plan probed = planEmbedded("com.microsoft.GemmaRotaryEmbedding", rope);
+  EXPECT_TRUE(has(probed.passes[0].wgsl, fastRotate)) << probed.passes[0].wgsl;
+  const Plan unprobed = planEmbeddedUnprobed("com.microsoft.GemmaRotaryEmbedding", rope);
+  EXPECT_FALSE(has(unprobed.passes[0].wgsl, fastRotate));
+  EXPECT_TRUE(has(unprobed.passes[0].wgsl, "let p = roundF16(vec4<f32>(a) * c);")) << unprobed.passes[0].wgsl;
+
+  const PlanRequest rms = request({{"x", f16({64, 4096})}, {"scale", f16({4096})}});
+  const std::string fastScale = "vec4<f16>(v * inv) * vec4<f16>(s)";
+  EXPECT_TRUE(has(planEmbedded("ai.onnx.RMSNormalization", rms).passes[0].wgsl, fastScale));
+  EXPECT_FALSE(has(planEmbeddedUnprobed("ai.onnx.RMSNormalization", rms).passes[0].wgsl, fastScale));
 }

@@ -1,0 +1,135 @@
+#include "gpu/numerics_probe.h"
+
+#include <cstdio>
+#include <vector>
+
+#include "core/half.h"
+#include "wgk/error.h"
+
+namespace wgk::gpu {
+namespace {
+
+// The three forms, written as the templates write them (vec4 lanes, f16 values held in f32 where
+// the kernels hold them so):
+//   y[3i]     GemmaRoPE rotate:      f16(f32(q) * c) + f16(f32(q_rot) * s)   (f16 add)
+//   y[3i + 1] plain conversion:      f16(v)
+//   y[3i + 2] RMSNormalization f16:  f16(v) * f16(c)                        (f16 multiply)
+constexpr const char* kKernel = R"(enable f16;
+@group(0) @binding(0) var<storage, read> q : array<vec4<f16>>;
+@group(0) @binding(1) var<storage, read> qr : array<vec4<f16>>;
+@group(0) @binding(2) var<storage, read> c : array<vec4<f32>>;
+@group(0) @binding(3) var<storage, read> s : array<vec4<f32>>;
+@group(0) @binding(4) var<storage, read> v : array<vec4<f32>>;
+@group(0) @binding(5) var<storage, read_write> y : array<vec4<f16>>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
+  let i = gid.x;
+  if (i < arrayLength(&v)) {
+    y[3u * i] = vec4<f16>(vec4<f32>(q[i]) * c[i]) + vec4<f16>(vec4<f32>(qr[i]) * s[i]);
+    y[3u * i + 1u] = vec4<f16>(v[i]);
+    y[3u * i + 2u] = vec4<f16>(v[i]) * vec4<f16>(c[i]);
+  }
+}
+)";
+
+constexpr size_t kLanes = 256;  // 64 vec4 words
+
+struct Inputs {
+  std::vector<uint16_t> q, qr;
+  std::vector<float> c, s, v;
+};
+
+// Designed lanes first (ties, values just off a tie, the subnormal range, overflow, and pairs where
+// an unrounded or fused product changes the sum), then pseudo-random ones.
+Inputs makeInputs() {
+  Inputs in;
+  in.q.resize(kLanes), in.qr.resize(kLanes), in.c.resize(kLanes), in.s.resize(kLanes), in.v.resize(kLanes);
+  const float tie = 1.0f + 0x1p-11f;  // halfway between 1 and 1 + 2^-10
+  const float v0[] = {tie, -tie, 1.0f + 3 * 0x1p-11f, tie + 0x1p-20f, 0x1p-25f, 3 * 0x1p-25f, 65519.0f,
+                      65520.0f, -65520.0f, 1.0f + 0x1p-10f, 0.333333343f, 1e-6f};
+  // q, q_rot with c = s = f16(cos(pi/4)) = 0.70703125: f16(q c) + f16(q_rot s) differs from the
+  // unrounded sum and from both fused forms (tests/.. product_rounding_exact has more of them).
+  const float qs[][2] = {{-5.8515625f, 5.55859375f}, {4.21875f, -3.91796875f}, {6.421875f, -7.51171875f},
+                         {-7.44921875f, -4.1171875f}, {7.3125f, -7.91015625f}, {6.1796875f, 3.84765625f}};
+  uint32_t state = 12345;
+  auto next = [&] {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<float>(state >> 8) * 0x1p-24f;  // [0, 1)
+  };
+  for (size_t i = 0; i < kLanes; ++i) {
+    float qv = (next() - 0.5f) * 16, rv = (next() - 0.5f) * 16, cv = 0.70703125f, sv = 0.70703125f;
+    float vv = (next() - 0.5f) * 8;
+    if (i < std::size(qs)) qv = qs[i][0], rv = qs[i][1];
+    else cv = roundToHalf(next() * 2 - 1), sv = roundToHalf(next() * 2 - 1);
+    if (i < std::size(v0)) vv = v0[i];
+    if (i == std::size(v0)) vv = 1.0f + 0x1p-10f, cv = 1.5f;  // f16 product 1.5 + 3 * 2^-11: a tie
+    in.q[i] = floatToHalf(qv), in.qr[i] = floatToHalf(rv), in.c[i] = cv, in.s[i] = sv, in.v[i] = vv;
+  }
+  return in;
+}
+
+// Host binary16 results of the three forms (products of two binary16 values and sums of two are
+// exact in float, so one floatToHalf is the correctly rounded binary16 operation).
+std::vector<uint16_t> expected(const Inputs& in) {
+  std::vector<uint16_t> want(3 * kLanes);
+  for (size_t i = 0; i < kLanes; ++i) {
+    const size_t w = i / 4, l = i % 4, o = 12 * w + l;
+    const float p = roundToHalf(halfToFloat(in.q[i]) * in.c[i]);
+    const float r = roundToHalf(halfToFloat(in.qr[i]) * in.s[i]);
+    want[o] = floatToHalf(p + r);
+    want[o + 4] = floatToHalf(in.v[i]);
+    want[o + 8] = floatToHalf(roundToHalf(in.v[i]) * roundToHalf(in.c[i]));
+  }
+  return want;
+}
+
+}  // namespace
+
+NumericsProbe probeNumerics(Device& device) {
+  return withContext("probing the device's f16 rounding", [&] {
+    if (!device.profile().hasFeature("shader-f16"))
+      throw Error(ErrorCode::Setup, "the device lacks shader-f16, so the f16 rounding probe cannot run");
+    const Inputs in = makeInputs();
+    const std::vector<uint16_t> want = expected(in);
+    auto upload = [&](const void* data, uint64_t bytes, const char* label) {
+      Buffer b = device.createBuffer(bytes, BufferUsage::Storage | BufferUsage::CopyDst, label);
+      b.upload(std::span(static_cast<const std::byte*>(data), bytes));
+      return b;
+    };
+    Buffer bq = upload(in.q.data(), kLanes * 2, "probe q");
+    Buffer bqr = upload(in.qr.data(), kLanes * 2, "probe q_rot");
+    Buffer bc = upload(in.c.data(), kLanes * 4, "probe c");
+    Buffer bs = upload(in.s.data(), kLanes * 4, "probe s");
+    Buffer bv = upload(in.v.data(), kLanes * 4, "probe v");
+    const uint64_t outBytes = want.size() * 2;
+    Buffer by = device.createBuffer(outBytes, BufferUsage::Storage | BufferUsage::CopySrc, "probe y");
+    using K = BindingKind;
+    ComputePipeline pipe = device.createComputePipeline(
+        kKernel,
+        {K::ReadOnlyStorage, K::ReadOnlyStorage, K::ReadOnlyStorage, K::ReadOnlyStorage, K::ReadOnlyStorage,
+         K::Storage},
+        "f16 rounding probe");
+    CommandRecorder rec = device.recorder();
+    rec.dispatch(pipe, {{bq.handle()}, {bqr.handle()}, {bc.handle()}, {bs.handle()}, {bv.handle()}, {by.handle()}},
+                 kLanes / 4 / 64);
+    rec.submit();
+    std::vector<uint16_t> got(want.size());
+    by.readback(got.data(), outBytes);
+    static const char* kForm[] = {"f16(f32(q) * c) + f16(f32(q_rot) * s)", "f16(v)", "f16(v) * f16(c)"};
+    NumericsProbe out;
+    for (size_t o = 0; o < want.size(); ++o) {
+      if (got[o] == want[o]) continue;
+      const size_t w = o / 12, k = (o % 12) / 4, lane = w * 4 + o % 4;
+      char msg[200];
+      std::snprintf(msg, sizeof msg, "%s, lane %zu: 0x%04x (%g), round-to-nearest-even gives 0x%04x (%g)",
+                    kForm[k], lane, got[o], halfToFloat(got[o]), want[o], halfToFloat(want[o]));
+      out.detail = msg;
+      return out;
+    }
+    out.facts.insert(kF16RoundingRne);
+    out.detail = std::to_string(want.size()) + " f16 roundings (conversion, f16 add, f16 multiply) match round-to-nearest-even";
+    return out;
+  });
+}
+
+}  // namespace wgk::gpu
