@@ -48,8 +48,9 @@ struct DeviceProfile {
   std::map<std::string, uint64_t> limits;
   // Facts measured on the device when it is created, by a probe kernel (src/gpu/numerics_probe.h),
   // which WebGPU does not promise: "f16-rounding-rne" when f32 -> f16 conversions and f16 adds and
-  // multiplies, written as the kernels write them, round to nearest even and are not fused. Kernels
-  // take faster rounding paths only when it is present; a profile without the field has none.
+  // multiplies, written as the kernels write them, round to nearest even and are not fused
+  // (kernels take faster rounding paths only then); "f16-round-trip-rne" when, besides,
+  // f32(f16(x)) is kept and rounds (informational). A profile without the field has none.
   std::set<std::string> numerics;
 
   bool hasFeature(std::string_view f) const { return features.count(std::string(f)) != 0; }

@@ -1,6 +1,7 @@
 #include "gpu/numerics_probe.h"
 
 #include <cstdio>
+#include <cstring>
 #include <vector>
 
 #include "core/half.h"
@@ -14,6 +15,9 @@ namespace {
 //   y[3i]     GemmaRoPE rotate:      f16(f32(q) * c) + f16(f32(q_rot) * s)   (f16 add)
 //   y[3i + 1] plain conversion:      f16(v)
 //   y[3i + 2] RMSNormalization f16:  f16(v) * f16(c)                        (f16 multiply)
+//   y32[i]    RMSNormalization f16 -> f32: f32(f16(v)) * s                  (f32 output)
+// The first three make kF16RoundingRne; the last, kF16RoundTripRne, also needs the f32(f16(x))
+// pair kept (f16-emulating compilers drop it: Mesa lavapipe does).
 constexpr const char* kKernel = R"(enable f16;
 @group(0) @binding(0) var<storage, read> q : array<vec4<f16>>;
 @group(0) @binding(1) var<storage, read> qr : array<vec4<f16>>;
@@ -21,6 +25,7 @@ constexpr const char* kKernel = R"(enable f16;
 @group(0) @binding(3) var<storage, read> s : array<vec4<f32>>;
 @group(0) @binding(4) var<storage, read> v : array<vec4<f32>>;
 @group(0) @binding(5) var<storage, read_write> y : array<vec4<f16>>;
+@group(0) @binding(6) var<storage, read_write> y32 : array<vec4<f32>>;
 @compute @workgroup_size(64)
 fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   let i = gid.x;
@@ -28,6 +33,7 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
     y[3u * i] = vec4<f16>(vec4<f32>(q[i]) * c[i]) + vec4<f16>(vec4<f32>(qr[i]) * s[i]);
     y[3u * i + 1u] = vec4<f16>(v[i]);
     y[3u * i + 2u] = vec4<f16>(v[i]) * vec4<f16>(c[i]);
+    y32[i] = vec4<f32>(vec4<f16>(v[i])) * s[i];
   }
 }
 )";
@@ -70,6 +76,12 @@ Inputs makeInputs() {
 
 // Host binary16 results of the three forms (products of two binary16 values and sums of two are
 // exact in float, so one floatToHalf is the correctly rounded binary16 operation).
+std::vector<float> expected32(const Inputs& in) {
+  std::vector<float> want(kLanes);
+  for (size_t i = 0; i < kLanes; ++i) want[i] = roundToHalf(in.v[i]) * in.s[i];
+  return want;
+}
+
 std::vector<uint16_t> expected(const Inputs& in) {
   std::vector<uint16_t> want(3 * kLanes);
   for (size_t i = 0; i < kLanes; ++i) {
@@ -103,18 +115,23 @@ NumericsProbe probeNumerics(Device& device) {
     Buffer bv = upload(in.v.data(), kLanes * 4, "probe v");
     const uint64_t outBytes = want.size() * 2;
     Buffer by = device.createBuffer(outBytes, BufferUsage::Storage | BufferUsage::CopySrc, "probe y");
+    const std::vector<float> want32 = expected32(in);
+    Buffer by32 = device.createBuffer(kLanes * 4, BufferUsage::Storage | BufferUsage::CopySrc, "probe y32");
     using K = BindingKind;
     ComputePipeline pipe = device.createComputePipeline(
         kKernel,
         {K::ReadOnlyStorage, K::ReadOnlyStorage, K::ReadOnlyStorage, K::ReadOnlyStorage, K::ReadOnlyStorage,
-         K::Storage},
+         K::Storage, K::Storage},
         "f16 rounding probe");
     CommandRecorder rec = device.recorder();
-    rec.dispatch(pipe, {{bq.handle()}, {bqr.handle()}, {bc.handle()}, {bs.handle()}, {bv.handle()}, {by.handle()}},
+    rec.dispatch(pipe, {{bq.handle()}, {bqr.handle()}, {bc.handle()}, {bs.handle()}, {bv.handle()}, {by.handle()},
+                       {by32.handle()}},
                  kLanes / 4 / 64);
     rec.submit();
     std::vector<uint16_t> got(want.size());
     by.readback(got.data(), outBytes);
+    std::vector<float> got32(kLanes);
+    by32.readback(got32.data(), kLanes * 4);
     static const char* kForm[] = {"f16(f32(q) * c) + f16(f32(q_rot) * s)", "f16(v)", "f16(v) * f16(c)"};
     NumericsProbe out;
     for (size_t o = 0; o < want.size(); ++o) {
@@ -128,6 +145,16 @@ NumericsProbe probeNumerics(Device& device) {
     }
     out.facts.insert(kF16RoundingRne);
     out.detail = std::to_string(want.size()) + " f16 roundings (conversion, f16 add, f16 multiply) match round-to-nearest-even";
+    for (size_t i = 0; i < kLanes; ++i) {
+      if (std::memcmp(&got32[i], &want32[i], 4) == 0) continue;
+      char msg[200];
+      std::snprintf(msg, sizeof msg, "; f32(f16(v)) * s, lane %zu: %.9g, expected %.9g (no %s)", i, got32[i],
+                    want32[i], kF16RoundTripRne);
+      out.detail += msg;
+      return out;
+    }
+    out.facts.insert(kF16RoundTripRne);
+    out.detail += ", and " + std::to_string(kLanes) + " f32(f16(v)) * s as well";
     return out;
   });
 }

@@ -15,9 +15,13 @@
 namespace wgk::gpu {
 
 inline constexpr const char* kF16RoundingRne = "f16-rounding-rne";
+// kF16RoundingRne, and f32(f16(x)) really rounds (the pair is kept) before an f32 multiply. No
+// kernel relies on it: lavapipe and the H200 both drop the pair (measured), which is why the
+// templates round values that must come back to f32 with roundF16. Reported by `wgk devices`.
+inline constexpr const char* kF16RoundTripRne = "f16-round-trip-rne";
 
 struct NumericsProbe {
-  std::set<std::string> facts;  // kF16RoundingRne when every value matched
+  std::set<std::string> facts;  // kF16RoundingRne, kF16RoundTripRne: the forms that matched
   std::string detail;           // what matched, or the first value that did not
 };
 

@@ -151,4 +151,9 @@ TEST(EmbeddedVariants, FastF16RoundingOnlyOnProbedDevices) {
   const std::string fastScale = "vec4<f16>(v * inv) * vec4<f16>(s)";
   EXPECT_TRUE(has(planEmbedded("ai.onnx.RMSNormalization", rms).passes[0].wgsl, fastScale));
   EXPECT_FALSE(has(planEmbeddedUnprobed("ai.onnx.RMSNormalization", rms).passes[0].wgsl, fastScale));
+
+  // f16 in, f32 out: Cast<T>(n) has to come back to f32, a pair compilers drop: always roundF16.
+  const PlanRequest mixed = request({{"x", f16({64, 4096})}, {"scale", f32({4096})}});
+  const Plan portable = planEmbedded("ai.onnx.RMSNormalization", mixed);
+  EXPECT_TRUE(has(portable.passes[0].wgsl, "return roundF16(v * inv) * s;")) << portable.passes[0].wgsl;
 }
