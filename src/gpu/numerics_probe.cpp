@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/half.h"
+#include "gpu/run_once.h"
 #include "wgk/error.h"
 
 namespace wgk::gpu {
@@ -103,35 +104,14 @@ NumericsProbe probeNumerics(Device& device) {
       throw Error(ErrorCode::Setup, "the device lacks shader-f16, so the f16 rounding probe cannot run");
     const Inputs in = makeInputs();
     const std::vector<uint16_t> want = expected(in);
-    auto upload = [&](const void* data, uint64_t bytes, const char* label) {
-      Buffer b = device.createBuffer(bytes, BufferUsage::Storage | BufferUsage::CopyDst, label);
-      b.upload(std::span(static_cast<const std::byte*>(data), bytes));
-      return b;
-    };
-    Buffer bq = upload(in.q.data(), kLanes * 2, "probe q");
-    Buffer bqr = upload(in.qr.data(), kLanes * 2, "probe q_rot");
-    Buffer bc = upload(in.c.data(), kLanes * 4, "probe c");
-    Buffer bs = upload(in.s.data(), kLanes * 4, "probe s");
-    Buffer bv = upload(in.v.data(), kLanes * 4, "probe v");
-    const uint64_t outBytes = want.size() * 2;
-    Buffer by = device.createBuffer(outBytes, BufferUsage::Storage | BufferUsage::CopySrc, "probe y");
     const std::vector<float> want32 = expected32(in);
-    Buffer by32 = device.createBuffer(kLanes * 4, BufferUsage::Storage | BufferUsage::CopySrc, "probe y32");
-    using K = BindingKind;
-    ComputePipeline pipe = device.createComputePipeline(
-        kKernel,
-        {K::ReadOnlyStorage, K::ReadOnlyStorage, K::ReadOnlyStorage, K::ReadOnlyStorage, K::ReadOnlyStorage,
-         K::Storage, K::Storage},
-        "f16 rounding probe");
-    CommandRecorder rec = device.recorder();
-    rec.dispatch(pipe, {{bq.handle()}, {bqr.handle()}, {bc.handle()}, {bs.handle()}, {bv.handle()}, {by.handle()},
-                       {by32.handle()}},
-                 kLanes / 4 / 64);
-    rec.submit();
+    auto bytes = [](const auto& v) { return std::as_bytes(std::span(v)); };
+    const auto results = runOnce(device, kKernel, {bytes(in.q), bytes(in.qr), bytes(in.c), bytes(in.s), bytes(in.v)},
+                             {want.size() * 2, kLanes * 4}, kLanes / 4 / 64, "f16 rounding probe");
     std::vector<uint16_t> got(want.size());
-    by.readback(got.data(), outBytes);
+    std::memcpy(got.data(), results[0].data(), want.size() * 2);
     std::vector<float> got32(kLanes);
-    by32.readback(got32.data(), kLanes * 4);
+    std::memcpy(got32.data(), results[1].data(), kLanes * 4);
     static const char* kForm[] = {"f16(f32(q) * c) + f16(f32(q_rot) * s)", "f16(v)", "f16(v) * f16(c)"};
     NumericsProbe out;
     for (size_t o = 0; o < want.size(); ++o) {

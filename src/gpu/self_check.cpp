@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/half.h"
+#include "gpu/run_once.h"
 #include "wgk/error.h"
 
 namespace wgk::gpu {
@@ -41,20 +42,10 @@ std::string runF16SelfCheck(Device& device) {
       const float prod = roundToHalf(halfToFloat(x[i]) * 1.5f);
       want[i] = floatToHalf(prod + halfToFloat(b[i]));
     }
-    const uint64_t bytes = kCount * sizeof(uint16_t);
-    Buffer bx = device.createBuffer(bytes, BufferUsage::Storage | BufferUsage::CopyDst, "self-check x");
-    Buffer bb = device.createBuffer(bytes, BufferUsage::Storage | BufferUsage::CopyDst, "self-check b");
-    Buffer by = device.createBuffer(bytes, BufferUsage::Storage | BufferUsage::CopySrc, "self-check y");
-    bx.upload(std::as_bytes(std::span(x)));
-    bb.upload(std::as_bytes(std::span(b)));
-    ComputePipeline pipe = device.createComputePipeline(
-        kKernel, {BindingKind::ReadOnlyStorage, BindingKind::ReadOnlyStorage, BindingKind::Storage},
-        "self-check f16");
-    CommandRecorder rec = device.recorder();
-    rec.dispatch(pipe, {{bx.handle()}, {bb.handle()}, {by.handle()}}, kCount / 4 / 64);
-    rec.submit();
+    const auto out = runOnce(device, kKernel, {std::as_bytes(std::span(x)), std::as_bytes(std::span(b))},
+                             {kCount * sizeof(uint16_t)}, kCount / 4 / 64, "self-check f16");
     std::vector<uint16_t> got(kCount);
-    by.readback(got.data(), bytes);
+    std::memcpy(got.data(), out[0].data(), kCount * sizeof(uint16_t));
     for (size_t i = 0; i < kCount; ++i) {
       if (got[i] != want[i]) {
         char msg[160];
