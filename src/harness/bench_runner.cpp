@@ -113,20 +113,6 @@ struct ThreadUsage {
   long voluntary = 0, involuntary = 0;
 };
 
-// A CPU sample around nothing but the wall timing (median of 101): the cost of the reads
-// themselves, which the host loop subtracts from each call's CPU sample.
-double emptyCpuSampleUs() {
-  std::vector<double> empty;
-  for (int i = 0; i < 101; ++i) {
-    const double c0 = threadCpuUs();
-    auto t0 = Clock::now();
-    volatile double sink = usSince(t0);
-    (void)sink;
-    empty.push_back(threadCpuUs() - c0);
-  }
-  return medianOf(empty);
-}
-
 // Context switches of the calling thread so far (Linux RUSAGE_THREAD).
 ThreadUsage threadUsage() {
   rusage r{};
@@ -168,17 +154,14 @@ void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, co
     std::vector<double> wall, cpu, early, late;
     wall.reserve(static_cast<size_t>(sel.overheadCalls));
     cpu.reserve(static_cast<size_t>(sel.overheadCalls));
-    // The thread-CPU clock is a system call (about 0.8 us on the CI VM): its reads stay outside
-    // the wall interval, and what they add to a CPU sample (an empty measurement) is subtracted.
-    const double cpuReadUs = emptyCpuSampleUs();
     const ThreadUsage u0 = threadUsage();
     for (int i = 0; i < sel.overheadCalls; ++i) {
       if (i && i % kDrainEvery == 0) rt.waitIdle();  // outside the timed call
+      auto t0 = Clock::now();  // the CPU-time reads sit inside the wall interval
       const double c0 = threadCpuUs();
-      auto t0 = Clock::now();
       kernel.call(refs, o);
+      cpu.push_back(threadCpuUs() - c0);
       wall.push_back(usSince(t0));
-      cpu.push_back(threadCpuUs() - c0 - cpuReadUs);
       // Position in the drain batch: calls right after a waitIdle against the second half of it
       // tell the host's own cost from back-pressure of work still queued on the device.
       const int pos = i % kDrainEvery;
