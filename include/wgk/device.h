@@ -39,10 +39,18 @@ struct DeviceOptions {
 };
 
 
+// One entry of GPUAdapterInfo.subgroupMatrixConfigs (chromium-experimental-subgroup-matrix).
+struct SubgroupMatrixConfig {
+  std::string componentType, resultComponentType;  // "f16", "f32", ...
+  uint32_t M = 0, N = 0, K = 0;
+};
+
 struct DeviceProfile {
   // String or integer fields of GPUAdapterInfo, by spec name. Integers stored as int64.
   std::map<std::string, std::string> adapterInfoStrings;
   std::map<std::string, int64_t> adapterInfoNumbers;
+  bool isFallbackAdapter = false;                          // adapterInfo.isFallbackAdapter
+  std::vector<SubgroupMatrixConfig> subgroupMatrixConfigs;  // adapterInfo.subgroupMatrixConfigs
   std::set<std::string> features;
   std::set<std::string> wgslLanguageFeatures;
   std::map<std::string, uint64_t> limits;

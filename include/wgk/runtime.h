@@ -90,6 +90,7 @@ enum class OutputPlacement {
 
 struct CallOptions {
   std::map<std::string, Attribute> attrs;     // unknown names and values outside the contract are errors
+  std::map<std::string, Attribute> args;      // scalar args (spec 2.1 packages' `args`): numbers, bools, strings
   std::string variant;                        // force a variant id (must be eligible)
   OutputPlacement placement = OutputPlacement::Auto;
   std::map<std::string, GpuTensor> outputs;   // caller-given output buffers, by arg name

@@ -1,5 +1,6 @@
 // wgk info PACKAGE [--json] [hub options]: the op contract — inputs, outputs, attributes, type
 // constraints, and every variant with what it needs. No GPU needed.
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -9,74 +10,131 @@
 
 namespace {
 
+nlohmann::json toJson(const wgk::package::Json& j) {
+  return nlohmann::json::parse(j.dump());
+}
+
+nlohmann::json passesJson(const std::vector<wgk::package::PassNode>& nodes) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& n : nodes) {
+    if (n.isGroup)
+      out.push_back({{"repeat", {{"id", n.groupId}, {"index", n.index}, {"count", n.count.text()}}},
+                     {"passes", passesJson(n.children)}});
+    else
+      out.push_back({{"id", n.pass.id}, {"name", n.pass.name}, {"shader", n.pass.shader}});
+  }
+  return out;
+}
+
 nlohmann::json variantJson(const wgk::package::VariantSpec& v) {
-  nlohmann::json when = nlohmann::json::array(), demote = nlohmann::json::array(), passes = nlohmann::json::array();
+  nlohmann::json when = nlohmann::json::array(), demote = nlohmann::json::array();
   for (const auto& w : v.when) when.push_back(w.text());
   for (const auto& w : v.demoteWhen) demote.push_back(w.text());
-  for (const auto& p : v.passes) passes.push_back({{"id", p.id}, {"name", p.name}, {"shader", p.shader}});
-  return {{"id", v.id},   {"priority", v.priority}, {"requiresFeatures", v.requiredFeatures},
-          {"when", when}, {"demoteWhen", demote},   {"passes", passes}};
+  nlohmann::json j = {{"id", v.id},   {"priority", v.priority}, {"requiresFeatures", v.requirements.features},
+                      {"when", when}, {"demoteWhen", demote},   {"passes", passesJson(v.passes)}};
+  if (!v.requirements.limits.empty()) j["requiresLimits"] = v.requirements.limits;
+  if (v.requirements.subgroupMinSize) j["requiresSubgroupMinSize"] = *v.requirements.subgroupMinSize;
+  if (!v.supersededBy.empty()) j["supersededBy"] = v.supersededBy;
+  if (!v.family.empty()) j["family"] = v.family;
+  if (!v.description.empty()) j["description"] = v.description;
+  nlohmann::json inter = nlohmann::json::array();
+  for (const auto& i : v.intermediates)
+    inter.push_back({{"id", i.id}, {"dtype", i.dtype}, {"shape", i.shape.text()}, {"zeroInit", i.zeroInit}});
+  if (!inter.empty()) j["intermediates"] = inter;
+  return j;
+}
+
+nlohmann::json portJson(const wgk::package::PortSpec& p) {
+  nlohmann::json e = {{"name", p.name}, {"onnx", p.onnx}, {"dtype", p.dtype}, {"description", p.description}};
+  if (p.fixedDtype) e["storageDtype"] = std::string(wgk::dtypeName(*p.fixedDtype));
+  if (p.storage) e["storageDtype"] = std::string(wgk::dtypeName(*p.storage));
+  if (p.rank) e["rank"] = toJson(p.rank->toJson());
+  if (p.shape) e["shape"] = p.shape->text();
+  if (p.direction == wgk::package::PortDirection::InOut) e["inout"] = true;
+  if (p.packed) e["layout"] = "packed";
+  if (p.narrowing != wgk::package::Narrowing::None)
+    e["narrowing"] = p.narrowing == wgk::package::Narrowing::Checked ? "checked" : "saturating";
+  e["required"] = !p.optional;
+  return e;
 }
 
 nlohmann::json contractJson(const wgk::package::Manifest& m, const wgk::PackageSource& src) {
   nlohmann::json inputs = nlohmann::json::array(), outputs = nlohmann::json::array();
+  for (const auto* p : m.inputs()) inputs.push_back(portJson(*p));
+  for (const auto* p : m.outputs()) outputs.push_back(portJson(*p));
+  nlohmann::json args = nlohmann::json::object();
   for (const auto& a : m.args) {
-    nlohmann::json e = {{"name", a.name}, {"semantic", a.semantic}};
-    if (a.dtype) e["storageDtype"] = *a.dtype;
-    if (a.role == wgk::package::ArgRole::Input) {
-      if (const auto* in = m.findInput(a.semantic)) {
-        e["dtype"] = in->dtype;
-        if (in->rank) e["rank"] = *in->rank;
-        e["description"] = in->description;
-      }
-      e["required"] = a.required;
-      inputs.push_back(e);
-    } else {
-      if (const auto* out = m.findOutput(a.semantic)) {
-        e["dtype"] = out->dtype;
-        if (out->rank) e["rank"] = out->rank->text();
-        e["shape"] = out->shape.text();
-        e["description"] = out->description;
-      }
-      outputs.push_back(e);
-    }
+    nlohmann::json e = {{"kind", a.kind}, {"required", a.required}};
+    if (!a.oneOf.empty()) e["oneOf"] = a.oneOf;
+    if (!a.description.empty()) e["description"] = a.description;
+    args[a.name] = e;
   }
   nlohmann::json attrs = nlohmann::json::object();
   for (const auto& a : m.attributes) {
-    nlohmann::json e = {{"default", nlohmann::json::parse(a.value.text())}};
-    if (auto it = m.attributeDescriptions.find(a.name); it != m.attributeDescriptions.end()) e["description"] = it->second;
+    nlohmann::json e = nlohmann::json::object();
+    if (a.defaultValue) e["default"] = a.defaultValue->toJson();
+    if (!a.description.empty()) e["description"] = a.description;
     if (auto it = m.attributeConstraints.find(a.name); it != m.attributeConstraints.end()) {
       nlohmann::json vals = nlohmann::json::array();
       for (const auto& v : it->second.values) vals.push_back(v.toJson());
       if (!vals.empty()) e["values"] = vals;
+      if (it->second.required) e["required"] = true;
+      if (it->second.min) e["min"] = *it->second.min;
+      if (it->second.max) e["max"] = *it->second.max;
     }
     attrs[a.name] = e;
   }
+  nlohmann::json tunables = nlohmann::json::object();
+  for (const auto& t : m.tunables) tunables[t.name] = t.value.toJson();
+  // Highest priority first, ties in declaration order: the order the planner tries them.
+  std::vector<const wgk::package::VariantSpec*> order;
+  for (const auto& v : m.variants) order.push_back(&v);
+  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->priority > b->priority; });
   nlohmann::json variants = nlohmann::json::array();
-  for (const auto& v : m.variants) variants.push_back(variantJson(v));
-  return {{"package", m.id()},        {"repo", src.repo},          {"revision", src.revision},
-          {"origin", src.origin},     {"sinceVersion", m.sinceVersion}, {"description", m.description},
-          {"inputs", inputs},         {"outputs", outputs},        {"attributes", attrs},
-          {"typeConstraints", m.typeConstraints}, {"variants", variants}};
+  for (const auto* v : order) variants.push_back(variantJson(*v));
+  return {{"package", m.id()},
+          {"dialect", std::string(wgk::package::dialectName(m.dialect))},
+          {"repo", src.repo},
+          {"revision", src.revision},
+          {"origin", src.origin},
+          {"sinceVersion", m.sinceVersion},
+          {"description", m.description},
+          {"inputs", inputs},
+          {"outputs", outputs},
+          {"args", args},
+          {"attributes", attrs},
+          {"tunables", tunables},
+          {"typeConstraints", m.typeConstraints},
+          {"variants", variants}};
 }
 
 void printText(const nlohmann::json& j) {
   std::cout << j["package"].get<std::string>() << "  (" << j["origin"].get<std::string>()
             << (j["revision"].get<std::string>().empty() ? "" : " " + j["revision"].get<std::string>()) << ")\n"
-            << j["description"].get<std::string>() << "\n\nInputs:\n";
+            << j["description"].get<std::string>() << "\nmanifest dialect: " << j["dialect"].get<std::string>()
+            << "\n\nInputs:\n";
+  auto onnx = [](const nlohmann::json& e) {
+    return e["onnx"].get<std::string>().empty() ? std::string() : " (" + e["onnx"].get<std::string>() + ")";
+  };
   for (const auto& e : j["inputs"])
-    std::cout << "  " << e["name"].get<std::string>() << " (" << e["semantic"].get<std::string>() << "): "
-              << e.value("dtype", std::string("?")) << (e.contains("rank") ? ", rank " + e["rank"].dump() : "")
-              << (e["required"].get<bool>() ? "" : ", optional") << "\n";
+    std::cout << "  " << e["name"].get<std::string>() << onnx(e) << ": " << e["dtype"].get<std::string>()
+              << (e.contains("rank") ? ", rank " + e["rank"].dump() : "")
+              << (e["required"].get<bool>() ? "" : ", optional") << (e.contains("inout") ? ", in/out" : "") << "\n";
   std::cout << "Outputs:\n";
   for (const auto& e : j["outputs"])
-    std::cout << "  " << e["name"].get<std::string>() << " (" << e["semantic"].get<std::string>() << "): "
-              << e.value("dtype", std::string("?")) << ", shape " << e.value("shape", std::string("?")) << "\n";
+    std::cout << "  " << e["name"].get<std::string>() << onnx(e) << ": " << e["dtype"].get<std::string>()
+              << ", shape " << e.value("shape", std::string("(given by the caller)")) << "\n";
+  if (!j["args"].empty()) {
+    std::cout << "Args (scalars):\n";
+    for (const auto& [k, v] : j["args"].items())
+      std::cout << "  " << k << ": " << v["kind"].get<std::string>() << (v["required"].get<bool>() ? "" : ", optional")
+                << "\n";
+  }
   if (!j["attributes"].empty()) {
     std::cout << "Attributes:\n";
     for (const auto& [k, v] : j["attributes"].items())
-      std::cout << "  " << k << " = " << v["default"].dump() << (v.contains("values") ? "  (one of " + v["values"].dump() + ")" : "")
-                << "\n";
+      std::cout << "  " << k << " = " << (v.contains("default") ? v["default"].dump() : std::string("(no default)"))
+                << (v.contains("values") ? "  (one of " + v["values"].dump() + ")" : "") << "\n";
   }
   std::cout << "Type constraints:\n";
   for (const auto& [k, v] : j["typeConstraints"].items()) std::cout << "  " << k << ": " << v.dump() << "\n";

@@ -31,6 +31,17 @@ nlohmann::json DeviceProfile::toJson() const {
   nlohmann::json info = nlohmann::json::object();
   for (const auto& [k, v] : adapterInfoStrings) info[k] = v;
   for (const auto& [k, v] : adapterInfoNumbers) info[k] = v;
+  if (isFallbackAdapter) info["isFallbackAdapter"] = true;
+  if (!subgroupMatrixConfigs.empty()) {
+    nlohmann::json configs = nlohmann::json::array();
+    for (const auto& c : subgroupMatrixConfigs)
+      configs.push_back({{"componentType", c.componentType},
+                         {"resultComponentType", c.resultComponentType},
+                         {"M", c.M},
+                         {"N", c.N},
+                         {"K", c.K}});
+    info["subgroupMatrixConfigs"] = configs;
+  }
   nlohmann::json lim = nlohmann::json::object();
   for (const auto& [k, v] : limits) lim[k] = v;
   return {{"adapterInfo", info},
@@ -48,9 +59,36 @@ DeviceProfile DeviceProfile::fromJson(const nlohmann::json& j) {
     if (key == "adapterInfo") {
       if (!value.is_object()) bad(path, "expected an object");
       for (const auto& [k, v] : value.items()) {
-        if (v.is_string()) p.adapterInfoStrings[k] = v.get<std::string>();
-        else if (v.is_number_integer()) p.adapterInfoNumbers[k] = v.get<int64_t>();
-        else bad(path + "/" + k, "expected a string or an integer");
+        const std::string at = path + "/" + k;
+        if (k == "isFallbackAdapter") {
+          if (!v.is_boolean()) bad(at, "expected true or false");
+          p.isFallbackAdapter = v.get<bool>();
+        } else if (k == "subgroupMatrixConfigs") {
+          if (!v.is_array()) bad(at, "expected an array of {componentType, resultComponentType, M, N, K}");
+          for (size_t i = 0; i < v.size(); ++i) {
+            const auto& c = v[i];
+            const std::string cp = at + "/" + std::to_string(i);
+            if (!c.is_object()) bad(cp, "expected an object");
+            SubgroupMatrixConfig cfg;
+            for (const char* s : {"componentType", "resultComponentType"}) {
+              if (!c.contains(s) || !c[s].is_string()) bad(cp + "/" + s, "expected a string");
+              (std::string(s) == "componentType" ? cfg.componentType : cfg.resultComponentType) = c[s];
+            }
+            for (const char* d : {"M", "N", "K"}) {
+              if (!c.contains(d) || !c[d].is_number_unsigned() || c[d].get<uint64_t>() == 0 ||
+                  c[d].get<uint64_t>() > 65536)
+                bad(cp + "/" + d, "expected a positive integer");
+              (d[0] == 'M' ? cfg.M : d[0] == 'N' ? cfg.N : cfg.K) = c[d].get<uint32_t>();
+            }
+            p.subgroupMatrixConfigs.push_back(cfg);
+          }
+        } else if (v.is_string()) {
+          p.adapterInfoStrings[k] = v.get<std::string>();
+        } else if (v.is_number_integer()) {
+          p.adapterInfoNumbers[k] = v.get<int64_t>();
+        } else {
+          bad(at, "expected a string or an integer");
+        }
       }
     } else if (key == "features") {
       p.features = stringSet(value, path);

@@ -12,13 +12,15 @@ struct DTypeInfo {
   size_t bytes;
   int onnx;
   std::string_view wgsl;
+  std::string_view storageWgsl;
+  size_t storageBytes;
 };
 constexpr DTypeInfo kDTypes[] = {
-    {DType::Float32, "float32", 4, 1, "f32"}, {DType::Float16, "float16", 2, 10, "f16"},
-    {DType::Int32, "int32", 4, 6, "i32"},     {DType::Uint32, "uint32", 4, 12, "u32"},
-    {DType::Int8, "int8", 1, 3, ""},          {DType::Uint8, "uint8", 1, 2, ""},
-    {DType::Int16, "int16", 2, 5, ""},        {DType::Int64, "int64", 8, 7, ""},
-    {DType::Bool, "bool", 1, 9, ""},
+    {DType::Float32, "float32", 4, 1, "f32", "f32", 4}, {DType::Float16, "float16", 2, 10, "f16", "f16", 2},
+    {DType::Int32, "int32", 4, 6, "i32", "i32", 4},     {DType::Uint32, "uint32", 4, 12, "u32", "u32", 4},
+    {DType::Int8, "int8", 1, 3, "", "i32", 4},          {DType::Uint8, "uint8", 1, 2, "", "u32", 4},
+    {DType::Int16, "int16", 2, 5, "", "i32", 4},        {DType::Int64, "int64", 8, 7, "", "vec2<u32>", 8},
+    {DType::Bool, "bool", 1, 9, "", "u32", 4},
 };
 const DTypeInfo& info(DType t) { return kDTypes[static_cast<size_t>(t)]; }
 }  // namespace
@@ -27,6 +29,8 @@ std::string_view dtypeName(DType t) { return info(t).name; }
 size_t dtypeBytes(DType t) { return info(t).bytes; }
 int onnxDtypeCode(DType t) { return info(t).onnx; }
 std::string_view wgslScalar(DType t) { return info(t).wgsl; }
+std::string_view wgslStorageScalar(DType t) { return info(t).storageWgsl; }
+size_t storageBytes(DType t) { return info(t).storageBytes; }
 
 std::optional<DType> dtypeFromName(std::string_view name) {
   for (const auto& d : kDTypes)

@@ -62,24 +62,22 @@ std::string tensorsSection(const Manifest& m) {
   s << "## Inputs\n\n\n| Name | Upstream name | Logical dtype | WebGPU storage | Rank | Shape | Description "
        "| "
        "Presence |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n";
-  for (const auto& a : m.args) {
-    if (a.role != package::ArgRole::Input) continue;
-    const package::InputSpec* in = m.findInput(a.semantic);
-    const bool optional = !a.required || (in && in->optional);
-    s << "| " << code(a.name) << " | " << code(a.semantic) << " | " << (in ? code(in->dtype) : "—") << " | "
-      << (a.dtype ? code(*a.dtype) : "same as logical dtype") << " | "
-      << (in && in->rank ? code(std::to_string(*in->rank)) : "—") << " | — | "
-      << cell(in ? in->description : "") << " | " << (optional ? "optional" : "required") << " |\n";
+  for (const package::PortSpec* p : m.inputs()) {
+    const std::string storage = p->fixedDtype ? code(std::string(dtypeName(*p->fixedDtype)))
+                                : p->storage  ? code(std::string(dtypeName(*p->storage)))
+                                              : "same as logical dtype";
+    s << "| " << code(p->name) << " | " << (p->onnx.empty() ? "—" : code(p->onnx)) << " | "
+      << (p->dtype.empty() ? "—" : code(p->dtype)) << " | " << storage << " | "
+      << (p->rank ? code(p->rank->text()) : "—") << " | — | " << cell(p->description) << " | "
+      << (p->optional ? "optional" : "required") << " |\n";
   }
   s << "\n\n## Outputs\n\n\n| Name | Upstream name | Logical dtype | Rank | Shape | Description | Presence "
        "|\n"
        "| --- | --- | --- | --- | --- | --- | --- |\n";
-  for (const auto& a : m.args) {
-    if (a.role != package::ArgRole::Output) continue;
-    const package::OutputSpec* out = m.findOutput(a.semantic);
-    s << "| " << code(a.name) << " | " << code(a.semantic) << " | " << (out ? code(out->dtype) : "—") << " | "
-      << (out && out->rank ? sameAsOr(out->rank->text(), "ranks.") : "—") << " | "
-      << (out ? sameAsOr(out->shape.text(), "shapes.") : "—") << " | " << cell(out ? out->description : "")
+  for (const package::PortSpec* p : m.outputs()) {
+    s << "| " << code(p->name) << " | " << (p->onnx.empty() ? "—" : code(p->onnx)) << " | "
+      << (p->dtype.empty() ? "—" : code(p->dtype)) << " | " << (p->rank ? sameAsOr(p->rank->text(), "ranks.") : "—")
+      << " | " << (p->shape ? sameAsOr(p->shape->text(), "shapes.") : "—") << " | " << cell(p->description)
       << " | required |\n";
   }
   return s.str() + "\n\n";
@@ -101,9 +99,8 @@ std::string attributesSection(const Manifest& m) {
         for (const auto& p : parts) allowed += (allowed.empty() ? "" : ", ") + p;
       }
     }
-    auto d = m.attributeDescriptions.find(a.name);
-    s << "| " << code(a.name) << " | " << code(a.value.text()) << " | " << allowed << " | "
-      << cell(d == m.attributeDescriptions.end() ? "" : d->second) << " |\n";
+    s << "| " << code(a.name) << " | " << (a.defaultValue ? code(a.defaultValue->repr()) : "—") << " | " << allowed
+      << " | " << cell(a.description) << " |\n";
   }
   return s.str() + "\n\n";
 }
@@ -139,8 +136,8 @@ std::string filesSection(const package::Package& pkg) {
   for (const auto& file : present) {
     std::vector<std::string> users;
     for (const auto& v : m.variants)
-      for (const auto& p : v.passes)
-        if (p.shader == file && std::find(users.begin(), users.end(), v.id) == users.end())
+      for (const auto* p : v.flatPasses())
+        if (p->shader == file && std::find(users.begin(), users.end(), v.id) == users.end())
           users.push_back(v.id);
     s << "- " << link(file);
     if (!users.empty()) {

@@ -31,10 +31,10 @@ std::string toleranceText(const package::Tolerance& t) {
 
 std::string inputDtypesText(const package::Manifest& m, const std::map<std::string, DType>& inputs) {
   std::string out;
-  for (const auto& a : m.args) {
-    auto it = inputs.find(a.name);
-    if (a.role != package::ArgRole::Input || it == inputs.end()) continue;
-    out += (out.empty() ? "" : ", ") + a.name + " " + std::string(dtypeName(it->second));
+  for (const package::PortSpec* p : m.inputs()) {
+    auto it = inputs.find(p->name);
+    if (it == inputs.end()) continue;
+    out += (out.empty() ? "" : ", ") + p->name + " " + std::string(dtypeName(it->second));
   }
   return out;
 }

@@ -65,13 +65,12 @@ const package::TestCase* exampleCase(const package::Manifest& m, const package::
 std::string usageSection(const package::Manifest& m, const std::string& repoId,
                          const package::TestFile& tests) {
   const package::TestCase* example = exampleCase(m, tests);
-  std::vector<const package::ArgSpec*> inputs, outputs;
-  for (const auto& a : m.args) {
-    if (a.role == package::ArgRole::Output)
-      outputs.push_back(&a);
-    else if (!example || example->inputs.count(a.name))
-      inputs.push_back(&a);
-  }
+  std::vector<const package::PortSpec*> inputs, outputs = m.outputs();
+  for (const package::PortSpec* p : m.inputs())
+    if (!example || example->inputs.count(p->name)) inputs.push_back(p);
+  std::vector<const package::AttributeSpec*> attrs;
+  for (const auto& a : m.attributes)
+    if (a.defaultValue) attrs.push_back(&a);
   std::ostringstream s;
   s << "## Use from C++ (wgk)\n\n\n"
     << "Output shapes and logical data types are inferred from the supplied inputs and attributes; result "
@@ -100,10 +99,10 @@ std::string usageSection(const package::Manifest& m, const std::string& repoId,
   for (size_t i = 0; i < inputs.size(); ++i)
     s << (i ? ", " : "") << "{\"" << inputs[i]->name << "\", " << inputs[i]->name << "}";
   s << "}";
-  if (!m.attributes.empty()) {
+  if (!attrs.empty()) {
     s << ",\n                                                 {";
-    for (size_t i = 0; i < m.attributes.size(); ++i)
-      s << (i ? ", " : "") << "{\"" << m.attributes[i].name << "\", " << m.attributes[i].value.text() << "}";
+    for (size_t i = 0; i < attrs.size(); ++i)
+      s << (i ? ", " : "") << "{\"" << attrs[i]->name << "\", " << attrs[i]->defaultValue->repr() << "}";
     s << "}";
   }
   s << ");\n";
@@ -116,7 +115,7 @@ std::string usageSection(const package::Manifest& m, const std::string& repoId,
        "contract, `wgk test` runs `test.json` on the local device.\n\n\n"
     << "```sh\nwgk run " << repoId;
   for (const auto* a : inputs) s << " \\\n  --input " << a->name << "=" << a->name << ".npy";
-  for (const auto& attr : m.attributes) s << " \\\n  --attr " << attr.name << "=" << attr.value.text();
+  for (const auto* attr : attrs) s << " \\\n  --attr " << attr->name << "=" << attr->defaultValue->repr();
   s << " \\\n  --output-dir out\n# writes";
   for (const auto* a : outputs) s << " out/" << a->name << ".npy";
   s << "\nwgk test " << repoId << " --all-variants\n```\n\n\n";

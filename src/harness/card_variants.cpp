@@ -30,7 +30,7 @@ std::string joinCode(const std::vector<std::string>& items, const std::string& s
 }
 
 std::vector<std::string> referenced(const ExprOrValue& v) {
-  return v.expression() ? v.expression()->referencedNames() : std::vector<std::string>{};
+  return v.referencedNames();
 }
 
 // Every expression of the manifest, manifest-level first, then per variant.
@@ -40,16 +40,13 @@ std::vector<const ExprOrValue*> allExpressions(const Manifest& m) {
     for (const auto& n : list) out.push_back(&n.value);
   };
   named(m.derive);
-  named(m.constants);
   for (const auto& v : m.variants) {
     for (const auto& w : v.when) out.push_back(&w);
     for (const auto& w : v.demoteWhen) out.push_back(&w);
     named(v.derive);
     named(v.constants);
-    for (const auto& p : v.passes) {
-      named(p.sourceInputs);
-      named(p.derive);
-    }
+    named(v.selectedDerive);
+    for (const auto* p : v.flatPasses()) named(p->derive);
   }
   return out;
 }
@@ -90,11 +87,12 @@ std::string variantBullet(const package::VariantSpec& v) {
   std::ostringstream priority;
   priority << v.priority;
   s << "- " << code(v.id) << " — priority " << priority.str();
-  if (!v.requiredFeatures.empty()) s << "; requires " << joinCode(v.requiredFeatures);
-  s << "; " << v.passes.size() << (v.passes.size() == 1 ? " pass" : " passes") << ": ";
-  for (size_t i = 0; i < v.passes.size(); ++i)
-    s << (i ? ", then " : "") << code(v.passes[i].name.empty() ? v.passes[i].id : v.passes[i].name) << " ("
-      << code(v.passes[i].shader) << ")";
+  if (!v.requirements.features.empty()) s << "; requires " << joinCode(v.requirements.features);
+  const auto passes = v.flatPasses();
+  s << "; " << passes.size() << (passes.size() == 1 ? " pass" : " passes") << ": ";
+  for (size_t i = 0; i < passes.size(); ++i)
+    s << (i ? ", then " : "") << code(passes[i]->name.empty() ? passes[i]->id : passes[i]->name) << " ("
+      << code(passes[i]->shader) << ")";
   s << ".\n";
   std::vector<std::string> when;
   for (const auto& w : v.when)
@@ -166,7 +164,7 @@ std::string deviceRequirementsSection(const Manifest& m) {
   std::set<std::string> any;
   std::vector<std::string> all;
   for (size_t i = 0; i < m.variants.size(); ++i) {
-    const auto& f = m.variants[i].requiredFeatures;
+    const auto& f = m.variants[i].requirements.features;
     any.insert(f.begin(), f.end());
     if (i == 0)
       all = f;
@@ -183,7 +181,8 @@ std::string deviceRequirementsSection(const Manifest& m) {
     if (std::find(all.begin(), all.end(), f) != all.end()) continue;
     std::vector<std::string> users;
     for (const auto& v : m.variants)
-      if (std::find(v.requiredFeatures.begin(), v.requiredFeatures.end(), f) != v.requiredFeatures.end())
+      if (std::find(v.requirements.features.begin(), v.requirements.features.end(), f) !=
+          v.requirements.features.end())
         users.push_back(v.id);
     s << "Variants " << joinCode(users) << " require " << code(f) << "; the others run without it.\n";
   }

@@ -74,7 +74,7 @@ void searchCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const 
   for (const std::string& name : searchedTunables(m)) {
     const expr::Value* current = nullptr;
     for (const auto& t : m.tunables)
-      if (t.name == name) current = t.value.literalValue();
+      if (t.name == name) current = &t.value;
     for (int64_t value : workgroupCandidates(*current, rt.device())) {
       const Tunables tunables{{name, expr::Value(value)}};
       const nlohmann::json tj = {{name, value}};
@@ -129,7 +129,7 @@ std::vector<std::string> searchedTunables(const package::Manifest& m) {
     std::string lower = t.name;
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char ch) { return std::tolower(ch); });
-    const expr::Value* v = t.value.literalValue();
+    const expr::Value* v = &t.value;
     if (lower.find("workgroup") != std::string::npos && v && v->isNumber()) out.push_back(t.name);
   }
   return out;

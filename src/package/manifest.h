@@ -1,9 +1,13 @@
-// The manifest of a kernel package (manifest.json, the seeds' dialect, SPEC.md §3) as typed data.
-// Every expression is parsed once, at load, so a bad expression fails with its JSON path and
-// planning only evaluates. Object order of `derive` and `constants` is kept (file order).
+// The manifest of a kernel package as one model, whichever dialect the file is written in: the
+// seeds' dialect (SPEC.md §3: `args`, `bindingSets`, `constants`, `source`) or manifest spec 2.1
+// (../shared/hub-spec-2.1: port maps, named binding handles, per-pass bindings, families, repeat
+// groups). Each dialect has a reader that produces this model; the planner, runtime, harness and
+// cards only ever see the model. Where the two dialects give a construct different meanings, the
+// reader writes the meaning into the model (an evaluation phase, a dispatch form), not a flag.
 //
-//   wgk::package::Manifest m = wgk::package::parseManifest(json);       // or loadManifest(file)
+//   wgk::package::Manifest m = wgk::package::parseManifest(json);      // either dialect
 //   for (const auto& v : m.variants) std::cout << v.id << " " << v.priority << "\n";
+//   for (const auto& p : m.ports) std::cout << p.name << (p.isInput() ? " in" : " out") << "\n";
 #pragma once
 
 #include <cstdint>
@@ -12,77 +16,99 @@
 #include <string>
 #include <vector>
 
-#include "expr/expression.h"
-#include "expr/value.h"
-#include "package/json_reader.h"
+#include "package/manifest_value.h"
+#include "wgk/dtype.h"
 
 namespace wgk::package {
 
-// A manifest value that is either an expression (a JSON string) or a literal (number, bool, list,
-// object: `"writeStats": false`, `"hiddenVec": 1`). Strings are always expressions, so a string
-// constant is written as an expression literal: "\"tanh\"".
-class ExprOrValue {
- public:
-  ExprOrValue() = default;
-  static ExprOrValue parse(const Json& j, const std::string& path);    // Error(Manifest) naming path
-  static ExprOrValue literal(const Json& j, const std::string& path);  // never an expression
-  expr::Value evaluate(const expr::Scope& scope) const;
-  bool isExpression() const { return expr_.has_value(); }
-  const expr::Value* literalValue() const { return expr_ ? nullptr : &literal_; }
-  const expr::Expression* expression() const { return expr_ ? &*expr_ : nullptr; }
-  std::string text() const;  // the expression source, or the literal as JSON
-  const std::string& path() const { return path_; }
+enum class Dialect { Seeds, Spec21 };
+std::string_view dialectName(Dialect d);  // "seeds", "2.1"
 
- private:
-  std::optional<expr::Expression> expr_;
-  expr::Value literal_;
-  std::string path_;
-};
+// ---- the op contract ---------------------------------------------------------------------
 
-struct NamedValue {
-  std::string name;
-  ExprOrValue value;
-};
+enum class PortDirection { Input, Output, InOut };
+enum class Narrowing { None, Checked, Saturating };  // int64 inputs projected to 32-bit storage
 
-struct InputSpec {
-  std::string role;   // upstream ONNX name
-  std::string dtype;  // a type variable of typeConstraints, or a dtype name
-  std::optional<int64_t> rank;
+// A tensor the kernel reads or writes: the seeds' tensor `args` joined with their inputs[] /
+// outputs[] entries, or a spec 2.1 port (a name in both `inputs` and `outputs` is one InOut port).
+struct PortSpec {
+  std::string name;  // what callers name the tensor (seeds: the args key; 2.1: the port name)
+  std::string onnx;  // the upstream ONNX name (seeds: role / semantic; 2.1: `onnx`, may be empty)
+  PortDirection direction = PortDirection::Input;
+  std::string dtype;                // a typeConstraints variable or a dtype name; empty: any dtype
+  std::optional<DType> fixedDtype;  // seeds' args.<name>.dtype
+  std::optional<ExprOrValue> rank;  // inputs: an integer the request must match; outputs: checked
+  std::optional<ExprOrValue> shape;  // outputs: the derived shape (a list expression or a list)
   bool optional = false;
+  std::optional<DType> storage;  // storage projection of a logical int64 (int32, uint32, int64)
+  Narrowing narrowing = Narrowing::None;
+  bool packed = false;  // layout "packed": uint8 elements four to a u32 word
+  // The keys under which shapes/ranks/tensorDtypes/present hold this tensor (seeds: the args key
+  // and the semantic; 2.1: the port name).
+  std::vector<std::string> scopeNames;
   std::string description;
+  std::string path;  // JSON path of its declaration, for messages
+
+  bool isInput() const { return direction != PortDirection::Output; }
+  bool isOutput() const { return direction != PortDirection::Input; }
 };
 
-struct OutputSpec {
-  std::string role;
-  std::string dtype;  // type variable or dtype name
-  std::optional<ExprOrValue> rank;
-  ExprOrValue shape;  // evaluates to a list of integers
+// A scalar parameter a caller passes by value (spec 2.1 `args`).
+struct ScalarArgSpec {
+  std::string name;
+  std::string kind;  // "u32", "i32", "f32", "bool", "string"
+  bool required = true;
+  std::vector<std::string> oneOf;  // string args only; empty: any string
+  std::string onnx, description;
+};
+
+struct AttributeSpec {
+  std::string name;
+  std::optional<expr::Value> defaultValue;  // absent: the caller must pass it to use it
   std::string description;
 };
 
 struct AttributeConstraint {
-  std::vector<expr::Value> values;  // empty: any value
+  bool required = false;
+  std::vector<expr::Value> values;  // empty: any value; numbers compare as float32
   std::optional<double> min, max;
 };
 
-enum class ArgRole { Input, Output };
+struct TunableSpec {
+  std::string name;
+  expr::Value value;  // number, string or bool
+  std::string description;
+};
 
-struct ArgSpec {
-  std::string name;      // the args key: what callers name the tensor
-  std::string kind;      // "tensor"
-  std::string semantic;  // inputs[].role / outputs[].role it stands for
-  ArgRole role = ArgRole::Input;
-  std::optional<std::string> dtype;  // a fixed dtype name ("float32")
-  bool required = true;              // inputs only; false for optional inputs
+// ---- variants ----------------------------------------------------------------------------
+
+struct SubgroupMatrixConfig {
+  std::optional<std::string> componentType, resultComponentType;  // f32 f16 u32 i32 u8 i8
+  std::optional<int64_t> M, N, K;
+};
+
+struct Requirements {
+  std::vector<std::string> features;
+  std::map<std::string, double> limits;  // GPUSupportedLimits name -> minimum
+  std::optional<int64_t> subgroupMinSize;
+  std::vector<SubgroupMatrixConfig> subgroupMatrixConfigs;  // any one must match
+  bool empty() const {
+    return features.empty() && limits.empty() && !subgroupMinSize && subgroupMatrixConfigs.empty();
+  }
 };
 
 enum class BufferType { ReadOnlyStorage, Storage, Uniform };
 std::string_view bufferTypeName(BufferType t);  // "read-only-storage", "storage", "uniform"
 
+enum class ResourceKind { Tensor, Intermediate, Uniform };
+
 struct UniformField {
   std::string name;
-  std::string type;  // "u32", "i32", "f32"
-  ExprOrValue value;
+  std::string type;                  // "u32", "i32", "f32"
+  std::optional<ExprOrValue> value;  // absent: the scalar arg of the same name, then `defaultValue`
+  bool required = true;              // a value must come from somewhere (spec 2.1 fields)
+  bool internal = false;             // padding and the like: never required
+  std::optional<double> defaultValue;
 };
 
 struct UniformStruct {
@@ -90,87 +116,130 @@ struct UniformStruct {
   std::vector<UniformField> fields;
 };
 
+// One @binding of a pass, resolved from whatever the dialect wrote (a binding set entry, a named
+// handle, a port or intermediate name, an inline entry).
 struct BindingSpec {
-  std::string name;                // the WGSL variable name
-  std::optional<std::string> arg;  // a tensor arg bound here
-  std::string semantic;            // arg semantic, intermediate id, or "kernel.params"
+  std::string name;  // the WGSL variable name
+  ResourceKind kind = ResourceKind::Tensor;
+  std::string resource;  // the port name (Tensor) or intermediate id (Intermediate)
   BufferType type = BufferType::ReadOnlyStorage;
-  std::string elementType;  // WGSL type, or "$constName"
-  // array length: "$constName", a literal number or an expression (absent: runtime-sized array)
-  std::optional<std::string> lengthConstant;
-  std::optional<ExprOrValue> length;
-  std::optional<UniformStruct> uniform;  // for BufferType::Uniform
+  std::string elementType;            // a WGSL type, or "$name": the string value of `name` in scope
+  std::optional<ExprOrValue> length;  // array<T, N>; absent: a runtime-sized array
+  std::optional<UniformStruct> uniform;  // BufferType::Uniform
+  std::string path;                      // JSON path of the entry the reader resolved it from
 };
 
 struct Dispatch {
-  // Exactly one form: {threads, workgroupSize} or {workgroups, z?}.
-  std::optional<ExprOrValue> threads, workgroupSize, workgroups, z;
+  // Threads: ceil(threads / workgroupSize) workgroups, folded balanced into y above the limit.
+  // Workgroups: `workgroups` (and `z`), folded into y with the spec's row stride above the limit.
+  // Grid: exactly {x, y, z}; a count above the device limit is an error (spec 2.1 writes the
+  // fold itself, and its shorthands are read into this form).
+  enum class Form { Threads, Workgroups, Grid };
+  Form form = Form::Grid;
+  std::optional<ExprOrValue> threads, workgroupSize, workgroups, x, y, z;
+};
+
+struct ViewAlias {
+  std::string input, output;  // binding names: the pass is skipped when both view the same bytes
 };
 
 struct PassSpec {
   std::string id;
   std::string name;
-  std::string shader;                    // template file
-  bool hasSource = false;                // written as source: {shader, inputs}
-  std::vector<NamedValue> sourceInputs;  // evaluated into `source.<name>` for the template
-  std::optional<std::string> subgroupCollectivesWidth;
-  std::string bindings;  // binding set name
+  std::string shader;  // template file
+  std::vector<NamedValue> derive;
+  std::vector<BindingSpec> bindings;  // @binding(i) = position
   Dispatch dispatch;
-  std::vector<NamedValue> derive;  // pass-level derive (after the variant's)
+  std::optional<std::string> subgroupCollectivesWidth;  // "portable" or a power of two
+  bool submitAfter = false;  // the work so far is submitted after this pass
+  std::vector<ViewAlias> viewAlias;
+  std::vector<NamedValue> profile;  // informational values (bytesMoved, ...)
+  std::string path;
+};
+
+// A pass, or a repeat group: `count` copies of `children`, each seeing repeat.<index>.
+struct PassNode {
+  PassSpec pass;  // when !isGroup
+  bool isGroup = false;
+  std::string groupId, index;
+  ExprOrValue count;
+  std::vector<PassNode> children;
 };
 
 struct IntermediateSpec {
   std::string id;
-  std::string dtype;  // dtype name or type variable
+  std::string dtype;  // a dtype name or type variable
   ExprOrValue shape;  // a list of integers
+  bool zeroInit = false;
+  std::string path;
 };
 
+// Evaluation order, for one request: requires and the storage-buffer budget; `derive`; `when`
+// (each exactly true); `supersededBy`; `constants`; `demoteWhen`. Then, for the chosen variant
+// only: `tunables` overrides, `selectedDerive`, intermediates and passes. The seeds' dialect
+// fills `derive` and `constants`; spec 2.1 fills `tunables` and `selectedDerive` (its variant
+// derive is not visible to `when`, as in the Hub loader).
 struct VariantSpec {
   std::string id;
   std::string name;
   std::string description;
   double priority = 0;
-  std::vector<std::string> requiredFeatures;
-  std::vector<ExprOrValue> when;        // all must be exactly true
-  std::vector<ExprOrValue> demoteWhen;  // any true demotes
+  Requirements requirements;
   std::vector<NamedValue> derive;
-  std::vector<NamedValue> constants;
+  std::vector<ExprOrValue> when;  // all must be exactly true
+  std::vector<std::string> supersededBy;  // higher-ranked ids; eligible and undemoted wins
+  std::vector<NamedValue> constants;  // bare and as constants.<name>
+  std::vector<ExprOrValue> demoteWhen;  // any true demotes
+  std::vector<NamedValue> tunables;
+  std::vector<NamedValue> selectedDerive;
   std::vector<IntermediateSpec> intermediates;
-  std::vector<PassSpec> passes;
+  std::vector<PassNode> passes;
+  std::string family;  // for an expanded spec 2.1 family: "variants[2] case 1"; else empty
+  std::string path;
+
+  // Every pass, groups flattened (each pass once, however often a group repeats it).
+  std::vector<const PassSpec*> flatPasses() const;
 };
 
 struct Manifest {
+  Dialect dialect = Dialect::Seeds;
   std::string domain, name, description;
   int64_t sinceVersion = 1;
-  std::vector<InputSpec> inputs;
-  std::vector<OutputSpec> outputs;
-  std::vector<NamedValue> attributes;  // defaults, literals
-  std::map<std::string, std::string> attributeDescriptions;
+  std::vector<PortSpec> ports;  // inputs in file order, then outputs; an InOut port appears once
+  std::vector<ScalarArgSpec> args;
+  std::vector<AttributeSpec> attributes;
   std::map<std::string, AttributeConstraint> attributeConstraints;
   std::map<std::string, std::vector<std::string>> typeConstraints;  // T -> dtype names
-  std::vector<ArgSpec> args;                                        // file order
-  std::vector<NamedValue> tunables;                                 // literals
+  std::vector<TunableSpec> tunables;
   std::vector<NamedValue> derive;
-  std::vector<NamedValue> constants;
-  std::map<std::string, std::vector<BindingSpec>> bindingSets;
-  std::vector<VariantSpec> variants;
+  std::vector<VariantSpec> variants;  // families expanded, declaration order
+  Json source;                        // the manifest as read (for `wgk convert` and `wgk info`)
 
   std::string id() const { return domain + "." + name; }  // "ai.onnx.RMSNormalization"
-  const ArgSpec* findArg(std::string_view name) const;
-  const InputSpec* findInput(std::string_view role) const;
-  const OutputSpec* findOutput(std::string_view role) const;
+  const PortSpec* findPort(std::string_view name) const;
+  const ScalarArgSpec* findArg(std::string_view name) const;
+  const AttributeSpec* findAttribute(std::string_view name) const;
   const VariantSpec* findVariant(std::string_view id) const;
+  const TunableSpec* findTunable(std::string_view name) const;
   const expr::Value* attributeDefault(std::string_view name) const;
+  std::vector<const PortSpec*> inputs() const;   // Input and InOut ports
+  std::vector<const PortSpec*> outputs() const;  // Output and InOut ports
   // Every template file a pass names, sorted, without duplicates.
   std::vector<std::string> shaderFiles() const;
+  std::vector<std::string> shaderFiles(const VariantSpec& v) const;
 };
 
-// Validates the schema and the cross references (pass bindings -> bindingSets, binding args ->
-// args, args semantics -> inputs/outputs roles, "$const" element types -> constants, unique ids).
-// Errors are Error(Manifest) naming the JSON path, with "in manifest <domain.name>" context.
-Manifest parseManifest(const Json& j);
-// A JSON value as an expression-language literal (objects become maps, arrays lists).
-expr::Value literalValueFromJson(const Json& j);
-Manifest loadManifest(const std::string& file);
+// Reads either dialect: spec 2.1 when `spec` says "2.1" (metadata.json's webgpu.manifestSpec) or,
+// without one, when the file has the shape of one (port maps, named bindings, no bindingSets);
+// the seeds' dialect otherwise. Another spec version is Error(Unsupported). Errors are
+// Error(Manifest) naming the JSON path, with "in manifest <domain.name>" context.
+Manifest parseManifest(const Json& j, std::optional<std::string> spec = std::nullopt);
+Manifest loadManifest(const std::string& file, std::optional<std::string> spec = std::nullopt);
+// The dialect a manifest without metadata is written in, by its shape.
+Dialect detectDialect(const Json& j);
+
+// The dialect readers (parseManifest picks one).
+Manifest readSeedsManifest(const Json& j);
+Manifest readSpec21Manifest(const Json& j);
 
 }  // namespace wgk::package

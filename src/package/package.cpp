@@ -17,6 +17,16 @@ std::optional<fs::path> findWebgpuDir(const fs::path& folder) {
   return std::nullopt;
 }
 
+std::optional<std::string> manifestSpecOf(const Json& metadata) {
+  if (!metadata.is_object()) return std::nullopt;
+  auto w = metadata.find("webgpu");
+  if (w == metadata.end() || !w->is_object()) return std::nullopt;
+  auto s = w->find("manifestSpec");
+  if (s == w->end()) return std::nullopt;
+  if (!s->is_string()) throw Error(ErrorCode::Manifest, "metadata.json webgpu.manifestSpec must be a string");
+  return s->get<std::string>();
+}
+
 std::shared_ptr<Package> Package::open(const std::string& folder) {
   auto dir = findWebgpuDir(folder);
   if (!dir)
@@ -28,7 +38,13 @@ std::shared_ptr<Package> Package::open(const std::string& folder) {
   p->root_ = p->dir_.filename() == "webgpu" && p->dir_.parent_path().filename() == "build"
                  ? p->dir_.parent_path().parent_path()
                  : p->dir_;
-  p->manifest_ = loadManifest((p->dir_ / "manifest.json").string());
+  // metadata.json names the manifest's spec (webgpu.manifestSpec); without it, its shape does.
+  std::optional<std::string> spec;
+  if (fs::is_regular_file(p->dir_ / "metadata.json")) {
+    const std::string file = (p->dir_ / "metadata.json").string();
+    spec = withContext("reading " + file, [&] { return manifestSpecOf(readJsonFile(file)); });
+  }
+  p->manifest_ = loadManifest((p->dir_ / "manifest.json").string(), spec);
   return p;
 }
 

@@ -48,6 +48,9 @@ class Package {
   mutable std::map<std::string, std::unique_ptr<templates::Template>> templates_;
 };
 
+// metadata.json's webgpu.manifestSpec ("2.1"), or nullopt when it has none (the seeds' packages).
+std::optional<std::string> manifestSpecOf(const Json& metadata);
+
 // Finds the build/webgpu folder of a package folder (or the folder itself); nullopt when neither
 // holds manifest.json.
 std::optional<std::filesystem::path> findWebgpuDir(const std::filesystem::path& folder);

@@ -34,6 +34,9 @@ struct PlanRequest {
   std::map<std::string, TensorDesc> inputs;  // by args key; outputs are derived, never passed
   std::set<std::string> absent;  // optional inputs left out explicitly (unlisted ones are absent too)
   std::map<std::string, expr::Value> attrs;  // defaults fill the rest
+  std::map<std::string, expr::Value> args;   // scalar args (spec 2.1 `args`) by name
+  // Caller-given destinations: the shape of an output whose port declares none.
+  std::map<std::string, TensorDesc> outputs;
   std::string forcedVariant;                 // must be eligible, else Error(NoVariant)
   std::string preferredVariant;              // tuning table hint: used when eligible, ignored otherwise
   // Overrides of the manifest's `tunables`, applied before anything is evaluated (so eligibility
@@ -49,7 +52,8 @@ struct PlanOptions {
   bool renderShaders = true;  // render each pass's template (needs the package's .wgsl.jinja files)
 };
 
-// Stable cache key of (dtypes, shapes, absent, attrs, forced/preferred variant, tunables, device id).
+// Stable cache key of (dtypes, shapes, absent, attrs, args, forced/preferred variant, tunables,
+// device id).
 std::string requestKey(const PlanRequest& request, const std::string& deviceId);
 
 struct VariantVerdict {
@@ -70,7 +74,8 @@ struct PlannedIntermediate {
   std::string id;
   DType dtype = DType::Float32;
   Shape shape;
-  uint64_t bytes = 0;  // may be 0: the runtime allocates at least 4 bytes
+  uint64_t bytes = 0;  // device bytes (storage sizes); may be 0: the runtime allocates at least 4
+  bool zeroInit = false;  // cleared before the first pass that uses it
 };
 
 enum class BindingKind { Tensor, Intermediate, Uniform };
@@ -91,11 +96,15 @@ struct PlannedBinding {
 };
 
 struct PlannedPass {
-  std::string id, name, shader;
+  std::string id, name, shader;  // a repeated pass's id is "<group>[<i>].<pass>"
   std::array<uint64_t, 3> workgroups{0, 0, 0};  // as the manifest asks, before folding
   std::array<uint32_t, 3> dispatch{0, 0, 0};    // what to dispatch (folded into y above the limit)
   bool folded = false;
   bool skipped = false;  // a zero count: nothing to run
+  bool submitAfter = false;  // the work recorded so far is submitted after this pass
+  std::vector<package::ViewAlias> viewAlias;  // skipped at run time when each pair views the same bytes
+  std::optional<std::string> subgroupCollectivesWidth;
+  std::vector<std::pair<std::string, expr::Value>> profile;  // informational (bytesMoved, ...)
   std::vector<PlannedBinding> bindings;
   std::string declarations;  // generated WGSL resource declarations
   std::string wgsl;          // rendered shader (empty when not rendered)
@@ -103,6 +112,7 @@ struct PlannedPass {
 
 struct Plan {
   std::string package;  // "ai.onnx.RMSNormalization"
+  std::string dialect;  // "seeds" or "2.1": the manifest's dialect (informational)
   std::string variant;
   std::string selectedBy;  // "priority", "forced" or "tuning"
   // The tunables this plan used that differ from the manifest's (PlanRequest::tunables that were
@@ -132,10 +142,13 @@ class Planner {
   std::shared_ptr<const package::Package> package_;
 };
 
-// WGSL declarations of one binding set (exposed for tests and docs).
+// WGSL declarations of one pass's bindings (exposed for tests and docs): every uniform struct
+// first (padded with u32 `_padN` fields to a multiple of four; one declaration per struct name),
+// then one `@group(0) @binding(i) var<...> name: type;` line per binding.
 std::string resourceDeclarations(const std::vector<PlannedBinding>& bindings);
 // Packs 4-byte u32/i32/f32 fields in order, zero-padded to a multiple of 16 bytes. A u32 must be
-// an integer in [0, 2^32), an i32 in [-2^31, 2^31), an f32 a number; otherwise Error(Contract).
+// an integer in [0, 2^32), an i32 in [-2^31, 2^31), an f32 a finite number within float range;
+// otherwise Error(Contract).
 std::vector<uint8_t> packUniforms(const std::vector<package::UniformField>& fields,
                                   const std::vector<expr::Value>& values, const std::string& structName);
 // Folding of one dispatch: returns {x, y, z}; Error(Unsupported) when it cannot fit. Above

@@ -3,6 +3,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -27,24 +29,39 @@ std::string_view bindingKindName(BindingKind k) {
 }
 
 std::string resourceDeclarations(const std::vector<PlannedBinding>& bindings) {
-  std::string out;
+  // Structs first, one per name (the same name with other fields is an error), each padded with
+  // u32 `_padN` fields to a multiple of four (the Hub loader's declarations).
+  std::string structs, vars;
+  std::map<std::string, std::string> declared;
+  for (const auto& b : bindings) {
+    if (b.type != BufferType::Uniform) continue;
+    std::string fields;
+    std::set<std::string> names;
+    for (size_t i = 0; i < b.uniforms.size(); ++i) {
+      fields += (i ? ", " : "") + b.uniforms[i].first + ": " + b.uniformTypes[i];
+      names.insert(b.uniforms[i].first);
+    }
+    for (size_t n = b.uniforms.size(), pad = 0; n % 4 != 0; ++n) {
+      while (names.count("_pad" + std::to_string(pad))) ++pad;
+      fields += ", _pad" + std::to_string(pad++) + ": u32";
+    }
+    const std::string decl = "struct " + b.structName + " { " + fields + " };\n";
+    auto [it, fresh] = declared.emplace(b.structName, decl);
+    if (!fresh && it->second != decl)
+      throw Error(ErrorCode::Manifest, "uniform struct " + b.structName + " is declared with conflicting fields");
+    if (fresh) structs += decl;
+  }
   for (const auto& b : bindings) {
     if (b.type == BufferType::Uniform) {
-      out += "struct " + b.structName + " {";
-      for (size_t i = 0; i < b.uniforms.size(); ++i) {
-        out += " " + b.uniforms[i].first + " : " + b.uniformTypes[i] + ",";
-      }
-      out += " };\n";
-      out += fmt::format("@group(0) @binding({}) var<uniform> {} : {};\n", b.binding, b.name, b.structName);
-    } else {
-      const char* access = b.type == BufferType::Storage ? "read_write" : "read";
-      const std::string array = b.length ? fmt::format("array<{}, {}>", b.elementType, *b.length)
-                                         : fmt::format("array<{}>", b.elementType);
-      out +=
-          fmt::format("@group(0) @binding({}) var<storage, {}> {} : {};\n", b.binding, access, b.name, array);
+      vars += fmt::format("@group(0) @binding({}) var<uniform> {}: {};\n", b.binding, b.name, b.structName);
+      continue;
     }
+    const char* access = b.type == BufferType::Storage ? "read_write" : "read";
+    const std::string array = b.length ? fmt::format("array<{}, {}u>", b.elementType, *b.length)
+                                       : fmt::format("array<{}>", b.elementType);
+    vars += fmt::format("@group(0) @binding({}) var<storage, {}> {}: {};\n", b.binding, access, b.name, array);
   }
-  return out;
+  return structs + vars;
 }
 
 std::vector<uint8_t> packUniforms(const std::vector<package::UniformField>& fields,
@@ -141,6 +158,7 @@ Json valueJson(const expr::Value& v) {
 Json Plan::toJson(bool withWgsl) const {
   Json j = Json::object();
   j["package"] = package;
+  j["dialect"] = dialect;
   j["variant"] = variant;
   j["selectedBy"] = selectedBy;
   Json tj = Json::object();
@@ -164,7 +182,8 @@ Json Plan::toJson(bool withWgsl) const {
     inter.push_back({{"id", i.id},
                      {"dtype", std::string(dtypeName(i.dtype))},
                      {"shape", shapeJson(i.shape)},
-                     {"bytes", i.bytes}});
+                     {"bytes", i.bytes},
+                     {"zeroInit", i.zeroInit}});
   j["intermediates"] = inter;
   Json passesJ = Json::array();
   for (const auto& p : passes) {
@@ -176,6 +195,18 @@ Json Plan::toJson(bool withWgsl) const {
     pj["workgroups"] = {p.workgroups[0], p.workgroups[1], p.workgroups[2]};
     pj["folded"] = p.folded;
     pj["skipped"] = p.skipped;
+    if (p.submitAfter) pj["submitAfter"] = true;
+    if (p.subgroupCollectivesWidth) pj["subgroupCollectivesWidth"] = *p.subgroupCollectivesWidth;
+    if (!p.viewAlias.empty()) {
+      Json va = Json::array();
+      for (const auto& a : p.viewAlias) va.push_back({{"input", a.input}, {"output", a.output}});
+      pj["viewAlias"] = va;
+    }
+    if (!p.profile.empty()) {
+      Json pr = Json::object();
+      for (const auto& [k, v] : p.profile) pr[k] = Json::parse(v.toJson().dump());
+      pj["profile"] = pr;
+    }
     Json bs = Json::array();
     Json uniforms = Json::object();
     std::string uniformBytes;
@@ -229,8 +260,8 @@ std::string Plan::toText(bool withWgsl) const {
   if (!intermediates.empty()) {
     out += "\nintermediates:\n";
     for (const auto& i : intermediates)
-      out += fmt::format("  {} : {} {} ({} bytes)\n", i.id, dtypeName(i.dtype), detail::shapeText(i.shape),
-                         i.bytes);
+      out += fmt::format("  {} : {} {} ({} bytes{})\n", i.id, dtypeName(i.dtype), detail::shapeText(i.shape),
+                         i.bytes, i.zeroInit ? ", zeroed" : "");
   }
   for (const auto& p : passes) {
     out += fmt::format("\npass {} ({}), shader {}\n", p.id, p.name, p.shader);
@@ -242,6 +273,9 @@ std::string Plan::toText(bool withWgsl) const {
       if (p.folded) out += fmt::format(" (folded from {} workgroups in x)", p.workgroups[0]);
       out += "\n";
     }
+    if (p.submitAfter) out += "  submitAfter: the work so far is submitted after this pass\n";
+    for (const auto& a : p.viewAlias)
+      out += fmt::format("  viewAlias: skipped when {} and {} view the same bytes\n", a.input, a.output);
     for (const auto& b : p.bindings) {
       out += fmt::format("  @binding({}) {} : {} ", b.binding, b.name, package::bufferTypeName(b.type));
       if (b.kind == BindingKind::Uniform) {
@@ -277,6 +311,13 @@ std::string requestKey(const PlanRequest& r, const std::string& deviceId) {
     k.push_back(']');
   }
   for (const auto& a : r.absent) k.append("|absent ").append(a);
+  for (const auto& [name, v] : r.args)
+    k.append("|arg ").append(name).append("=").append(v.kindName()).append(":").append(v.repr());
+  for (const auto& [name, t] : r.outputs) {
+    k.append("|out ").append(name).append("=").append(dtypeName(t.dtype)).append("[");
+    for (int64_t d : t.shape) k.append(std::to_string(d)).push_back(',');
+    k.push_back(']');
+  }
   for (const auto& [name, v] : r.attrs)
     k.append("|attr ").append(name).append("=").append(v.kindName()).append(":").append(v.repr());
   if (!r.forcedVariant.empty()) k.append("|force ").append(r.forcedVariant);

@@ -1,21 +1,19 @@
-// Variant choice (requires, when, demoteWhen, priority) and the chosen variant's constants,
-// intermediates and passes.
+// Variant choice (requires, the storage-buffer budget, derive, when, supersededBy, constants,
+// demoteWhen, priority) and the chosen variant's tunables, derive, intermediates and passes.
 #include <algorithm>
-#include <cctype>
 #include <map>
 
 #include <fmt/format.h>
 
 #include "expr/expression.h"
+#include "plan/plan_explain.h"
 #include "plan/plan_internal.h"
-#include "templates/template.h"
 #include "wgk/error.h"
 
 namespace wgk::plan {
 
 using namespace detail;
 using package::BufferType;
-using package::ExprOrValue;
 using package::Manifest;
 using package::VariantSpec;
 
@@ -24,172 +22,108 @@ namespace {
 struct Candidate {
   const VariantSpec* spec = nullptr;
   std::unique_ptr<expr::Scope> scope;  // request frame + variant derive + constants
+  expr::Map derived;                   // the `derive` namespace at this point
   VariantVerdict verdict;
 };
 
-// "normalizedRows=512, tunables.SPLIT_MAX_ROWS=256": the names a clause read, with their values.
-std::string namesAndValues(const expr::Expression& e, const expr::Scope& scope, const RequestScope& rs) {
-  std::string out;
-  for (const auto& name : e.referencedNames()) {
-    const expr::Value* v = expr::lookupPath(scope, name);
-    std::string item;
-    if (v && !v->isFunction())
-      item = name + "=" + shortRepr(*v);
-    else if (!v && rs.deriveErrors.count(name))
-      item = name + " unavailable (" + rs.deriveErrors.at(name) + ")";
-    if (!item.empty()) out += (out.empty() ? "" : ", ") + item;
-  }
-  return out;
+std::string numberText(double d) {
+  return expr::Value(d).repr();
 }
 
-// Derived names visible to a variant (its own derive shadows the manifest's), for explanations.
-using DeriveIndex = std::map<std::string, const expr::Expression*>;
-
-// The top-level conjuncts of an expression's text: "a and (b or c) and d" -> {a, (b or c), d}.
-// Only a pure `and` chain is split (an `or`, `if` or `else` at depth 0 binds looser than `and`,
-// so splitting there would change the meaning); otherwise the whole text is the one conjunct.
-std::vector<std::string> topLevelConjuncts(const std::string& src) {
-  std::vector<std::string> parts;
-  int depth = 0;
-  char quote = 0;
-  size_t start = 0;
-  for (size_t i = 0; i < src.size(); ++i) {
-    const char ch = src[i];
-    if (quote) {
-      if (ch == '\\')
-        ++i;
-      else if (ch == quote)
-        quote = 0;
-      continue;
-    }
-    if (ch == '"' || ch == '\'')
-      quote = ch;
-    else if (ch == '(' || ch == '[' || ch == '{')
-      ++depth;
-    else if (ch == ')' || ch == ']' || ch == '}')
-      --depth;
-    if (depth != 0 || !(std::isalpha(static_cast<unsigned char>(ch)) || ch == '_')) continue;
-    if (i > 0 &&
-        (std::isalnum(static_cast<unsigned char>(src[i - 1])) || src[i - 1] == '_' || src[i - 1] == '.'))
-      continue;
-    size_t j = i;
-    while (j < src.size() && (std::isalnum(static_cast<unsigned char>(src[j])) || src[j] == '_')) ++j;
-    const std::string word = src.substr(i, j - i);
-    if (word == "or" || word == "if" || word == "else") return {src};
-    if (word == "and") {
-      parts.push_back(src.substr(start, i - start));
-      start = j;
-    }
-    i = j - 1;
+// Why the device cannot run the variant at all; empty when it can.
+std::string requirementsReason(const package::Requirements& r, const DeviceProfile& device,
+                               const expr::Scope& scope) {
+  for (const auto& f : r.features)
+    if (!device.hasFeature(f)) return "requires feature " + f + ", which the device lacks";
+  for (const auto& [name, min] : r.limits) {
+    const expr::Value* v = expr::lookupPath(scope, "device.limits." + name);
+    if (!v || !v->isNumber() || v->asNumber() < min)
+      return "requires device.limits." + name + " >= " + numberText(min) +
+             (v ? " (the device has " + v->repr() + ")" : " (the device does not report it)");
   }
-  parts.push_back(src.substr(start));
-  for (auto& part : parts) {
-    const size_t b = part.find_first_not_of(" \t\n"), e = part.find_last_not_of(" \t\n");
-    part = b == std::string::npos ? std::string() : part.substr(b, e - b + 1);
+  if (r.subgroupMinSize) {
+    const expr::Value* v = expr::lookupPath(scope, "device.adapterInfo.subgroupMinSize");
+    if (!v || !v->isNumber())
+      return fmt::format("requires adapterInfo.subgroupMinSize >= {} (the adapter does not report subgroup sizes)",
+                         *r.subgroupMinSize);
+    if (v->asInt() < *r.subgroupMinSize)
+      return fmt::format("requires adapterInfo.subgroupMinSize >= {} (the device's is {})", *r.subgroupMinSize,
+                         v->asInt());
   }
-  return parts;
+  // As in the Hub loader: only a device that reports its configs can fail to match them.
+  if (!r.subgroupMatrixConfigs.empty() && !device.subgroupMatrixConfigs.empty()) {
+    auto matches = [&](const package::SubgroupMatrixConfig& want) {
+      return std::any_of(device.subgroupMatrixConfigs.begin(), device.subgroupMatrixConfigs.end(),
+                         [&](const SubgroupMatrixConfig& have) {
+                           return (!want.componentType || *want.componentType == have.componentType) &&
+                                  (!want.resultComponentType || *want.resultComponentType == have.resultComponentType) &&
+                                  (!want.M || *want.M == have.M) && (!want.N || *want.N == have.N) &&
+                                  (!want.K || *want.K == have.K);
+                         });
+    };
+    if (std::none_of(r.subgroupMatrixConfigs.begin(), r.subgroupMatrixConfigs.end(), matches))
+      return "requires a subgroup matrix config the device does not report";
+  }
+  return {};
 }
 
-// Why a false boolean expression is false: its first false top-level conjunct with the values it
-// read. A conjunct that is just a derived name is followed into its definition (a few levels),
-// so the message reaches the clause of the contract that failed, e.g. "via lastAxisOk -> baseOk
-// -> normalizationShapeOk: `broadcastable(shapes.scale, shapes.X)` is false (shapes.scale=[3], ...)".
-// Empty when nothing more specific than the expression itself can be said.
-std::string whyFalse(const std::string& source, const expr::Scope& scope, const RequestScope& rs,
-                     const DeriveIndex& derives, std::string via, int depth) {
-  for (const std::string& part : topLevelConjuncts(source)) {
-    try {
-      const expr::Expression e = expr::Expression::parse(part);
-      const expr::Value v = e.evaluate(scope);
-      if (!v.isBool() || v.asBool()) continue;
-      auto d = derives.find(part);
-      if (d != derives.end() && depth < 6)
-        return whyFalse(d->second->source(), scope, rs, derives, via + (via.empty() ? "" : " -> ") + part,
-                        depth + 1);
-      if (via.empty() && part == source) return {};
-      const std::string nv = namesAndValues(e, scope, rs);
-      return (via.empty() ? "" : "via " + via + ": ") + "`" + part + "` is false" +
-             (nv.empty() ? "" : " (" + nv + ")");
-    } catch (const Error&) {
-      // A part that does not evaluate on its own: say nothing rather than something wrong.
-    }
+// The storage-buffer budget: the most storage (and uniform) bindings any one pass declares.
+std::string budgetReason(const VariantSpec& v, const expr::Scope& scope) {
+  size_t storage = 0, uniform = 0;
+  for (const auto* p : v.flatPasses()) {
+    size_t s = 0, u = 0;
+    for (const auto& b : p->bindings) (b.type == BufferType::Uniform ? u : s) += 1;
+    storage = std::max(storage, s);
+    uniform = std::max(uniform, u);
   }
-  return via.empty() ? std::string() : "via " + via;
-}
-
-// Evaluates a clause to exactly true/false; a non-bool or an evaluation error gives `reason`.
-// With `derives`, a false clause's reason also names the innermost failing conjunct (whyFalse).
-std::optional<bool> evaluateClause(const ExprOrValue& c, const expr::Scope& scope, const RequestScope& rs,
-                                   const std::string& label, std::string& reason,
-                                   const DeriveIndex* derives = nullptr) {
-  const std::string text = c.isExpression() ? "`" + c.text() + "`" : c.text();
-  expr::Value v;
-  try {
-    v = c.evaluate(scope);
-  } catch (const Error& e) {
-    reason = label + " " + text + " failed: " + e.message();
-    if (c.expression())
-      for (const auto& name : c.expression()->referencedNames())
-        if (!expr::lookupPath(scope, name) && rs.deriveErrors.count(name))
-          reason += " (" + rs.deriveErrors.at(name) + ")";
-    return std::nullopt;
-  }
-  if (!v.isBool()) {
-    reason = label + " " + text + " gave " + std::string(v.kindName()) + " " + shortRepr(v) +
-             ", not true or false";
-    return std::nullopt;
-  }
-  if (!v.asBool()) {
-    reason = label + " " + text + " is false";
-    if (c.expression()) {
-      std::string nv = namesAndValues(*c.expression(), scope, rs);
-      if (!nv.empty()) reason += " (" + nv + ")";
-      if (derives) {
-        const std::string why = whyFalse(c.text(), scope, rs, *derives, "", 0);
-        if (!why.empty()) reason += "; " + why;
-      }
-    }
-  }
-  return v.asBool();
-}
-
-void evaluateConstants(const Manifest& m, const VariantSpec& v, expr::Scope& scope) {
-  expr::Map constants;
-  auto evalOne = [&](const package::NamedValue& c, const std::string& where) {
-    withContext("in " + where + " constant `" + c.name + "` = `" + c.value.text() + "`", [&] {
-      expr::Value value = c.value.evaluate(scope);
-      scope.set(c.name, value);
-      constants[c.name] = std::move(value);
-    });
+  auto over = [&](size_t n, const char* limit, const char* what) -> std::string {
+    const expr::Value* v = expr::lookupPath(scope, std::string("device.limits.") + limit);
+    if (v && v->isNumber() && static_cast<double>(n) > v->asNumber())
+      return fmt::format("needs {} {} buffers per shader stage, the device allows {} ({})", n, what, v->repr(), limit);
+    return {};
   };
-  // Variant constants win over the manifest's of the same name.
-  for (const auto& c : m.constants) {
-    bool overridden =
-        std::any_of(v.constants.begin(), v.constants.end(), [&](const auto& x) { return x.name == c.name; });
-    if (!overridden) evalOne(c, "manifest");
-  }
-  for (const auto& c : v.constants) evalOne(c, "variant " + v.id);
-  scope.set("constants", expr::Value(std::move(constants)));
+  std::string r = over(storage, "maxStorageBuffersPerShaderStage", "storage");
+  return r.empty() ? over(uniform, "maxUniformBuffersPerShaderStage", "uniform") : r;
 }
 
-void judge(const Manifest& m, Candidate& c, const RequestScope& rs, const DeviceProfile& device) {
+bool evaluateInto(const std::vector<package::NamedValue>& list, Candidate& c, const char* what) {
+  for (const auto& d : list) {
+    try {
+      expr::Value v = d.value.evaluate(*c.scope);
+      c.derived[d.name] = v;
+      c.scope->set(d.name, std::move(v));
+    } catch (const Error& e) {
+      c.verdict.reason = std::string(what) + " `" + d.name + "` = `" + d.value.text() + "` failed: " + e.message();
+      return false;
+    }
+  }
+  if (!list.empty()) c.scope->set("derive", expr::Value(c.derived));
+  return true;
+}
+
+const Candidate* findCandidate(const std::vector<Candidate>& cs, const std::string& id) {
+  for (const auto& c : cs)
+    if (c.verdict.id == id) return &c;
+  return nullptr;
+}
+
+// Judges one variant; `cs` holds the verdicts of every variant ranked above it (supersededBy).
+void judge(const Manifest& m, Candidate& c, const RequestScope& rs, const DeviceProfile& device,
+           const std::vector<Candidate>& cs) {
   const VariantSpec& v = *c.spec;
   c.verdict.id = v.id;
   c.verdict.priority = v.priority;
-  for (const auto& f : v.requiredFeatures)
-    if (!device.hasFeature(f)) {
-      c.verdict.reason = "requires feature " + f + ", which the device lacks";
-      return;
-    }
-  c.scope = std::make_unique<expr::Scope>(&rs.scope);
-  for (const auto& d : v.derive) {
-    try {
-      c.scope->set(d.name, d.value.evaluate(*c.scope));
-    } catch (const Error& e) {
-      c.verdict.reason = "derive `" + d.name + "` = `" + d.value.text() + "` failed: " + e.message();
-      return;
-    }
+  if (std::string r = requirementsReason(v.requirements, device, rs.scope); !r.empty()) {
+    c.verdict.reason = r;
+    return;
   }
+  if (std::string r = budgetReason(v, rs.scope); !r.empty()) {
+    c.verdict.reason = r;
+    return;
+  }
+  c.scope = std::make_unique<expr::Scope>(&rs.scope);
+  c.derived = rs.derived;
+  if (!evaluateInto(v.derive, c, "derive")) return;
   DeriveIndex derives;
   for (const auto* list : {&m.derive, &v.derive})
     for (const auto& d : *list)
@@ -202,16 +136,22 @@ void judge(const Manifest& m, Candidate& c, const RequestScope& rs, const Device
       return;
     }
   }
-  try {
-    evaluateConstants(m, v, *c.scope);
-  } catch (const Error& e) {
-    c.verdict.reason = e.what();
-    return;
+  for (const auto& s : v.supersededBy) {
+    const Candidate* other = findCandidate(cs, s);
+    if (other && other->verdict.eligible && !other->verdict.demoted) {
+      c.verdict.reason = "superseded by `" + s + "`, which is eligible here and takes precedence";
+      return;
+    }
+  }
+  if (!v.constants.empty()) {
+    if (!evaluateInto(v.constants, c, "constant")) return;
+    expr::Map constants;
+    for (const auto& k : v.constants) constants[k.name] = *c.scope->lookup(k.name);
+    c.scope->set("constants", expr::Value(std::move(constants)));
   }
   for (size_t i = 0; i < v.demoteWhen.size(); ++i) {
     std::string reason;
-    auto holds =
-        evaluateClause(v.demoteWhen[i], *c.scope, rs, "demoteWhen[" + std::to_string(i) + "]", reason);
+    auto holds = evaluateClause(v.demoteWhen[i], *c.scope, rs, "demoteWhen[" + std::to_string(i) + "]", reason);
     if (!holds) {
       c.verdict.reason = reason;
       return;
@@ -220,8 +160,8 @@ void judge(const Manifest& m, Candidate& c, const RequestScope& rs, const Device
       c.verdict.demoted = true;
       const auto* e = v.demoteWhen[i].expression();
       std::string nv = e ? namesAndValues(*e, *c.scope, rs) : "";
-      c.verdict.reason = "demoted: demoteWhen[" + std::to_string(i) + "] `" + v.demoteWhen[i].text() +
-                         "` holds" + (nv.empty() ? "" : " (" + nv + ")");
+      c.verdict.reason = "demoted: demoteWhen[" + std::to_string(i) + "] `" + v.demoteWhen[i].text() + "` holds" +
+                         (nv.empty() ? "" : " (" + nv + ")");
       break;  // one reason to demote is enough
     }
   }
@@ -231,168 +171,34 @@ void judge(const Manifest& m, Candidate& c, const RequestScope& rs, const Device
 std::string verdictList(const std::vector<Candidate>& cs) {
   std::string out;
   for (const auto& c : cs)
-    out += fmt::format(
-        "\n  {} (priority {}): {}", c.verdict.id, c.verdict.priority,
-        c.verdict.eligible ? (c.verdict.demoted ? c.verdict.reason : "eligible") : c.verdict.reason);
+    out += fmt::format("\n  {} (priority {}): {}", c.verdict.id, c.verdict.priority,
+                       c.verdict.eligible ? (c.verdict.demoted ? c.verdict.reason : "eligible") : c.verdict.reason);
   return out;
 }
 
-const std::string& constantString(const expr::Scope& scope, const std::string& name,
-                                  const std::string& what) {
-  const expr::Value* v = expr::lookupPath(scope, "constants." + name);
-  if (!v) throw Error(ErrorCode::Manifest, what + " names constant $" + name + ", which is not defined");
-  if (!v->isString())
-    throw Error(ErrorCode::Manifest, what + " names constant $" + name + ", which is " +
-                                         std::string(v->kindName()) + " " + v->repr() + ", not a string");
-  return v->asString();
-}
-
-PlannedPass planPass(const package::Package& pkg, const VariantSpec& v, const package::PassSpec& ps,
-                     const expr::Scope& variantScope, const PlanRequest& req, const DeviceProfile& device,
-                     const PlanOptions& options) {
-  const Manifest& m = pkg.manifest();
-  PlannedPass out;
-  out.id = ps.id;
-  out.name = ps.name;
-  out.shader = ps.shader;
-  expr::Scope scope(&variantScope);
-  evaluateDerive(ps.derive, scope, "pass " + ps.id);
-  if (ps.hasSource) {
-    expr::Map source;
-    for (const auto& in : ps.sourceInputs)
-      withContext("in source input `" + in.name + "` = `" + in.value.text() + "`",
-                  [&] { source[in.name] = in.value.evaluate(scope); });
-    scope.set("source", expr::Value(std::move(source)));
-  }
-
-  const auto& set = m.bindingSets.at(ps.bindings);
-  for (size_t i = 0; i < set.size(); ++i) {
-    const package::BindingSpec& b = set[i];
-    PlannedBinding pb;
-    pb.binding = static_cast<uint32_t>(i);
-    pb.name = b.name;
-    pb.type = b.type;
-    const std::string what = "binding '" + b.name + "' of set '" + ps.bindings + "'";
-    withContext("in " + what, [&] {
-      if (b.type == BufferType::Uniform) {
-        pb.kind = BindingKind::Uniform;
-        pb.structName = b.uniform->name;
-        std::vector<expr::Value> values;
-        for (const auto& f : b.uniform->fields) {
-          expr::Value value = withContext("in uniform field " + f.name + " = `" + f.value.text() + "`",
-                                          [&] { return f.value.evaluate(scope); });
-          pb.uniforms.emplace_back(f.name, value);
-          pb.uniformTypes.push_back(f.type);
-          values.push_back(std::move(value));
-        }
-        pb.uniformBytes = packUniforms(b.uniform->fields, values, b.uniform->name);
-        return;
-      }
-      if (b.arg) {
-        pb.kind = BindingKind::Tensor;
-        pb.resource = *b.arg;
-        const package::ArgSpec* a = m.findArg(*b.arg);
-        if (a->role == package::ArgRole::Input && !req.inputs.count(*b.arg))
-          throw Error(ErrorCode::Contract,
-                      "variant " + v.id + " binds input '" + *b.arg + "', which is absent");
-      } else {
-        pb.kind = BindingKind::Intermediate;
-        pb.resource = b.semantic;
-      }
-      pb.elementType = b.elementType.starts_with("$")
-                           ? constantString(scope, b.elementType.substr(1), what + " elementType")
-                           : b.elementType;
-      if (b.lengthConstant) {
-        const expr::Value* lv = expr::lookupPath(scope, "constants." + *b.lengthConstant);
-        if (!lv)
-          throw Error(ErrorCode::Manifest, what + " length names undefined constant $" + *b.lengthConstant);
-        pb.length = valueToInt(*lv, what + " length $" + *b.lengthConstant);
-      } else if (b.length) {
-        pb.length = valueToInt(b.length->evaluate(scope), what + " length `" + b.length->text() + "`");
-      }
-      if (pb.length && *pb.length <= 0)
-        throw Error(ErrorCode::Contract,
-                    what + " has array length " + std::to_string(*pb.length) + "; it must be positive");
-    });
-    out.bindings.push_back(std::move(pb));
-  }
-  out.declarations = resourceDeclarations(out.bindings);
-  scope.set("env",
-            expr::Value(expr::Map{
-                {"wgsl", expr::Value(expr::Map{{"resourceDeclarations", expr::Value(out.declarations)}})}}));
-
-  withContext("in dispatch", [&] {
-    const auto& d = ps.dispatch;
-    uint64_t x = 0, z = 1;
-    if (d.threads) {
-      const int64_t threads =
-          valueToInt(d.threads->evaluate(scope), "dispatch threads `" + d.threads->text() + "`");
-      const int64_t wgs = valueToInt(d.workgroupSize->evaluate(scope),
-                                     "dispatch workgroupSize `" + d.workgroupSize->text() + "`");
-      if (threads < 0)
-        throw Error(ErrorCode::Contract, "dispatch threads is negative: " + std::to_string(threads));
-      if (wgs < 1)
-        throw Error(ErrorCode::Contract, "dispatch workgroupSize must be >= 1, got " + std::to_string(wgs));
-      x = (static_cast<uint64_t>(threads) + wgs - 1) / wgs;
-    } else {
-      const int64_t wg =
-          valueToInt(d.workgroups->evaluate(scope), "dispatch workgroups `" + d.workgroups->text() + "`");
-      const int64_t zz = d.z ? valueToInt(d.z->evaluate(scope), "dispatch z `" + d.z->text() + "`") : 1;
-      if (wg < 0 || zz < 0)
-        throw Error(ErrorCode::Contract, fmt::format("negative workgroup count ({}, z {})", wg, zz));
-      x = static_cast<uint64_t>(wg);
-      z = static_cast<uint64_t>(zz);
-    }
-    out.workgroups = {x, 1, z};
-    if (x == 0 || z == 0) {
-      out.skipped = true;
-      return;
-    }
-    out.dispatch = foldDispatch(x, z, device.limit("maxComputeWorkgroupsPerDimension"), &out.folded,
-                                /*balanced=*/d.threads.has_value());
-  });
-
-  if (options.renderShaders && !out.skipped) {
-    withContext("rendering " + ps.shader + " for pass " + ps.id, [&] {
-      const templates::Template& t = pkg.shaderTemplate(ps.shader);
-      std::string wgsl = t.render(scope, pkg.includeResolver());
-      // A template that declares no bindings itself gets the generated declarations on top.
-      if (wgsl.find("@binding(") == std::string::npos) wgsl = out.declarations + "\n" + wgsl;
-      out.wgsl = templates::addEnableDirectives(wgsl);
-    });
-  }
-  return out;
-}
-
-}  // namespace
-
-Planner::Planner(std::shared_ptr<const package::Package> package) : package_(std::move(package)) {
-  if (!package_) throw Error(ErrorCode::InvalidArgument, "Planner needs a package");
-}
-
-namespace {
-
-// Every variant judged against one request: the request frame and a verdict (and scope) per variant.
-// The frame is heap-held because the candidates' scopes point into it.
+// Every variant judged against one request: the request frame and a verdict (and scope) per
+// variant, in declaration order. The frame is heap-held because the candidates' scopes point
+// into it. Variants are judged highest-ranked first, so supersededBy sees final verdicts.
 struct Judged {
   std::unique_ptr<RequestScope> rs = std::make_unique<RequestScope>();
   std::vector<Candidate> cs;
-
-  const Candidate* find(const std::string& id) const {
-    for (const auto& c : cs)
-      if (c.verdict.id == id) return &c;
-    return nullptr;
-  }
 };
 
 Judged judgeAll(const Manifest& m, const PlanRequest& req, const DeviceProfile& device) {
   Judged j;
   buildRequestScope(m, req, device, *j.rs);
   j.cs.resize(m.variants.size());
-  for (size_t i = 0; i < m.variants.size(); ++i) {
+  std::vector<size_t> order(m.variants.size());
+  for (size_t i = 0; i < order.size(); ++i) {
+    order[i] = i;
     j.cs[i].spec = &m.variants[i];
-    judge(m, j.cs[i], *j.rs, device);
+    j.cs[i].verdict.id = m.variants[i].id;
+    j.cs[i].verdict.priority = m.variants[i].priority;
+    j.cs[i].verdict.reason = "not judged";
   }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return m.variants[a].priority > m.variants[b].priority; });
+  for (size_t i : order) judge(m, j.cs[i], *j.rs, device, j.cs);
   return j;
 }
 
@@ -403,10 +209,69 @@ std::string tunablesText(const std::map<std::string, expr::Value>& t) {
   return out;
 }
 
+const Candidate* choose(const Manifest& m, const Judged& j, const PlanRequest& req, Plan& plan) {
+  const std::vector<Candidate>& cs = j.cs;
+  if (!req.forcedVariant.empty()) {
+    const Candidate* c = findCandidate(cs, req.forcedVariant);
+    if (!c) {
+      std::string ids;
+      for (const auto& v : m.variants) ids += (ids.empty() ? "" : ", ") + v.id;
+      throw Error(ErrorCode::InvalidArgument, "unknown variant '" + req.forcedVariant + "' (variants: " + ids + ")");
+    }
+    if (!c->verdict.eligible)
+      throw Error(ErrorCode::NoVariant, "forced variant '" + req.forcedVariant + "' is not eligible" +
+                                            (plan.tunables.empty() ? "" : " with " + tunablesText(plan.tunables)) +
+                                            ": " + c->verdict.reason + "\nall variants:" + verdictList(cs));
+    plan.selectedBy = "forced";
+    return c;
+  }
+  if (!req.preferredVariant.empty()) {
+    const Candidate* c = findCandidate(cs, req.preferredVariant);
+    if (c && c->verdict.eligible) {
+      plan.selectedBy = "tuning";
+      return c;
+    }
+  }
+  // Highest priority among undemoted eligible variants; demoted ones only when no other is left.
+  const Candidate* chosen = nullptr;
+  for (bool allowDemoted : {false, true}) {
+    for (const auto& c : cs)
+      if (c.verdict.eligible && c.verdict.demoted == allowDemoted &&
+          (!chosen || c.verdict.priority > chosen->verdict.priority))
+        chosen = &c;
+    if (chosen) break;
+  }
+  if (!chosen)
+    throw Error(ErrorCode::NoVariant, "no variant of " + m.id() + " is eligible" +
+                                          (plan.tunables.empty() ? "" : " with " + tunablesText(plan.tunables)) +
+                                          ":" + verdictList(cs));
+  plan.selectedBy = "priority";
+  return chosen;
+}
+
+// The chosen variant's own frame: its tunables (manifest < variant < request) and selectedDerive.
+std::unique_ptr<expr::Scope> selectedScope(const Manifest& m, const Candidate& c, const PlanRequest& req,
+                                           expr::Map& derived) {
+  auto scope = std::make_unique<expr::Scope>(c.scope.get());
+  const VariantSpec& v = *c.spec;
+  if (!v.tunables.empty()) {
+    expr::Map tunables;
+    for (const auto& t : m.tunables) tunables[t.name] = t.value;
+    for (const auto& t : v.tunables) tunables[t.name] = *t.value.literalValue();
+    for (const auto& [name, value] : req.tunables) tunables[name] = value;
+    scope->set("tunables", expr::Value(std::move(tunables)));
+  }
+  evaluateDerive(v.selectedDerive, *scope, derived, "variant " + v.id);
+  return scope;
+}
+
 }  // namespace
 
-Plan Planner::plan(const PlanRequest& request, const DeviceProfile& device,
-                   const PlanOptions& options) const {
+Planner::Planner(std::shared_ptr<const package::Package> package) : package_(std::move(package)) {
+  if (!package_) throw Error(ErrorCode::InvalidArgument, "Planner needs a package");
+}
+
+Plan Planner::plan(const PlanRequest& request, const DeviceProfile& device, const PlanOptions& options) const {
   const Manifest& m = package_->manifest();
   return withContext("planning " + m.id(), [&] {
     Judged j = judgeAll(m, request, device);
@@ -416,7 +281,7 @@ Plan Planner::plan(const PlanRequest& request, const DeviceProfile& device,
     PlanRequest withoutPreference;
     std::string preferenceIgnored;
     if (request.forcedVariant.empty() && !request.preferredVariant.empty()) {
-      const Candidate* c = j.find(request.preferredVariant);
+      const Candidate* c = findCandidate(j.cs, request.preferredVariant);
       if (!c || !c->verdict.eligible) {
         preferenceIgnored = "preferred variant '" + request.preferredVariant + "'" +
                             (request.tunables.empty() ? "" : " with " + tunablesText(request.tunables)) +
@@ -431,79 +296,37 @@ Plan Planner::plan(const PlanRequest& request, const DeviceProfile& device,
       }
     }
     const PlanRequest& req = *used;
-    const std::vector<Candidate>& cs = j.cs;
     const RequestScope& rs = *j.rs;
 
     Plan plan;
     plan.package = m.id();
-    for (const auto& c : cs) plan.variants.push_back(c.verdict);
+    plan.dialect = std::string(package::dialectName(m.dialect));
+    for (const auto& c : j.cs) plan.variants.push_back(c.verdict);
     plan.outputs = rs.outputs;
     plan.preferenceIgnored = preferenceIgnored;
     for (const auto& [name, v] : req.tunables) {
-      auto t =
-          std::find_if(m.tunables.begin(), m.tunables.end(), [&](const auto& x) { return x.name == name; });
-      if (t == m.tunables.end() || !(*t->value.literalValue() == v)) plan.tunables[name] = v;
+      const package::TunableSpec* t = m.findTunable(name);
+      if (!t || !(t->value == v)) plan.tunables[name] = v;
     }
-
-    const Candidate* chosen = nullptr;
-    if (!req.forcedVariant.empty()) {
-      const Candidate* c = j.find(req.forcedVariant);
-      if (!c) {
-        std::string ids;
-        for (const auto& v : m.variants) ids += (ids.empty() ? "" : ", ") + v.id;
-        throw Error(ErrorCode::InvalidArgument,
-                    "unknown variant '" + req.forcedVariant + "' (variants: " + ids + ")");
-      }
-      if (!c->verdict.eligible)
-        throw Error(ErrorCode::NoVariant,
-                    "forced variant '" + req.forcedVariant + "' is not eligible" +
-                        (plan.tunables.empty() ? "" : " with " + tunablesText(plan.tunables)) + ": " +
-                        c->verdict.reason + "\nall variants:" + verdictList(cs));
-      chosen = c;
-      plan.selectedBy = "forced";
-    }
-    if (!chosen && !req.preferredVariant.empty()) {
-      const Candidate* c = j.find(req.preferredVariant);
-      if (c && c->verdict.eligible) {
-        chosen = c;
-        plan.selectedBy = "tuning";
-      }
-    }
-    if (!chosen) {
-      // Highest priority among undemoted eligible variants; demoted ones only when no other is left.
-      for (bool allowDemoted : {false, true}) {
-        for (const auto& c : cs)
-          if (c.verdict.eligible && c.verdict.demoted == allowDemoted &&
-              (!chosen || c.verdict.priority > chosen->verdict.priority))
-            chosen = &c;
-        if (chosen) break;
-      }
-      if (!chosen)
-        throw Error(ErrorCode::NoVariant,
-                    "no variant of " + m.id() + " is eligible" +
-                        (plan.tunables.empty() ? "" : " with " + tunablesText(plan.tunables)) + ":" +
-                        verdictList(cs));
-      plan.selectedBy = "priority";
-    }
+    const Candidate* chosen = choose(m, j, req, plan);
     plan.variant = chosen->verdict.id;
 
     const VariantSpec& v = *chosen->spec;
     withContext("in variant " + v.id, [&] {
+      expr::Map derived = chosen->derived;
+      const auto scope = selectedScope(m, *chosen, req, derived);
       for (const auto& is : v.intermediates) {
         PlannedIntermediate pi;
         pi.id = is.id;
+        pi.zeroInit = is.zeroInit;
         withContext("in intermediate " + is.id, [&] {
           pi.dtype = resolveDType(is.dtype, rs, "intermediate '" + is.id + "'");
-          pi.shape =
-              valueToShape(is.shape.evaluate(*chosen->scope), "intermediate shape `" + is.shape.text() + "`");
+          pi.shape = valueToShape(is.shape.evaluate(*scope), "intermediate shape `" + is.shape.text() + "`");
         });
-        pi.bytes = static_cast<uint64_t>(numel(pi.shape)) * dtypeBytes(pi.dtype);
+        pi.bytes = static_cast<uint64_t>(numel(pi.shape)) * storageBytes(pi.dtype);
         plan.intermediates.push_back(std::move(pi));
       }
-      for (const auto& ps : v.passes)
-        plan.passes.push_back(withContext("in pass " + ps.id, [&] {
-          return planPass(*package_, v, ps, *chosen->scope, req, device, options);
-        }));
+      plan.passes = planPasses(*package_, v, *scope, derived, rs, req, device, options);
     });
     return plan;
   });

@@ -79,12 +79,13 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
                                            std::to_string(maxBinding) + ")");
   }
   request.attrs = runtime::toValues(options.attrs);
+  request.args = runtime::toValues(options.args);
   request.forcedVariant = options.variant;
   request.tunables = tunables;
   applyTuning(request);
   for (const auto& [name, t] : options.outputs) {
-    const package::ArgSpec* arg = m.findArg(name);
-    if (!arg || arg->role != package::ArgRole::Output)
+    const package::PortSpec* port = m.findPort(name);
+    if (!port || !port->isOutput())
       throw Error(ErrorCode::Contract,
                   "'" + name + "' given as an output buffer is not an output of " + source_.opId);
     runtime_.checkGpuTensor(name, t);

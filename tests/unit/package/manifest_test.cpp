@@ -33,43 +33,54 @@ TEST(Manifest, RmsSeedLoads) {
   EXPECT_EQ(m.variants[1].demoteWhen.size(), 1u);
   EXPECT_EQ(m.variants[1].intermediates.at(0).id, "partials");
   EXPECT_EQ(m.variants[1].passes.size(), 2u);
-  EXPECT_EQ(m.variants[5].passes[0].subgroupCollectivesWidth.value_or(""), "portable");
+  EXPECT_EQ(m.variants[5].passes[0].pass.subgroupCollectivesWidth.value_or(""), "portable");
+  EXPECT_EQ(m.dialect, Dialect::Seeds);
   // derive keeps file order (each entry may read the ones before it).
   ASSERT_EQ(m.derive.size(), 15u);
   EXPECT_EQ(m.derive.front().name, "deviceWorkgroupCap");
   EXPECT_EQ(m.derive.back().name, "suffixAxisOk");
   EXPECT_EQ(m.attributeDefault("axis")->asInt(), -1);
   EXPECT_EQ(m.attributeConstraints.at("stash_type").values.size(), 2u);
-  EXPECT_EQ(m.bindingSets.at("rows").size(), 4u);
-  EXPECT_EQ(m.bindingSets.at("rows")[3].uniform->fields[1].name, "rowStride");
-  // Literal source inputs stay literals; strings are expressions.
-  const auto& inputs = m.variants[2].passes[0].sourceInputs;
-  ASSERT_EQ(inputs.at(4).name, "writeStats");
-  ASSERT_FALSE(inputs.at(4).value.isExpression());
-  EXPECT_EQ(inputs.at(4).value.literalValue()->asBool(), false);
-  EXPECT_TRUE(inputs.at(0).value.isExpression());
-  EXPECT_EQ(m.findArg("x")->semantic, "X");
+  // Each pass carries its binding set's entries.
+  const PassSpec& stash = m.variants[0].passes[0].pass;
+  ASSERT_EQ(stash.bindings.size(), 4u);
+  EXPECT_EQ(stash.bindings[3].uniform->fields[1].name, "rowStride");
+  EXPECT_EQ(stash.bindings[0].kind, ResourceKind::Tensor);
+  EXPECT_EQ(stash.bindings[0].resource, "x");
+  EXPECT_EQ(stash.bindings[3].kind, ResourceKind::Uniform);
+  // A pass `source` is the pass derive `source`, a map evaluated in the pass scope.
+  const PassSpec& rowStats = m.variants[2].passes[0].pass;
+  ASSERT_FALSE(rowStats.derive.empty());
+  EXPECT_EQ(rowStats.derive.back().name, "source");
+  EXPECT_TRUE(rowStats.derive.back().value.isStructured());
+  EXPECT_NE(rowStats.derive.back().value.text().find("\"writeStats\":false"), std::string::npos);
+  EXPECT_EQ(m.findPort("x")->onnx, "X");
+  EXPECT_EQ(m.findPort("x")->scopeNames, (std::vector<std::string>{"x", "X"}));
+  EXPECT_EQ(m.findPort("y")->direction, PortDirection::Output);
   EXPECT_EQ(m.shaderFiles().size(), 5u);
 }
 
 TEST(Manifest, FastGeluSeedLoads) {
   Manifest m = parseManifest(seed("com.microsoft.FastGelu"));
   EXPECT_EQ(m.variants.size(), 6u);
-  EXPECT_FALSE(m.findArg("bias")->required);
-  EXPECT_TRUE(m.findArg("X")->required);
-  EXPECT_EQ(m.constants.size(), 3u);
-  const BindingSpec& bias = m.bindingSets.at("vec4Bias")[1];
-  EXPECT_EQ(bias.lengthConstant.value_or(""), "hidden");
+  EXPECT_TRUE(m.findPort("bias")->optional);
+  EXPECT_FALSE(m.findPort("X")->optional);
+  // Manifest constants merge into each variant's (vec4_bias adds five of its own).
+  EXPECT_EQ(m.variants[0].constants.size(), 8u);
+  const BindingSpec& bias = m.variants[0].passes[0].pass.bindings[1];
+  ASSERT_TRUE(bias.length);
+  EXPECT_EQ(bias.length->text(), "constants.hidden");
   EXPECT_EQ(bias.elementType, "$scalar");
-  EXPECT_EQ(m.variants[0].passes[0].dispatch.threads->text(), "numel(shapes.X) / 4");
+  EXPECT_EQ(m.variants[0].passes[0].pass.dispatch.form, Dispatch::Form::Threads);
+  EXPECT_EQ(m.variants[0].passes[0].pass.dispatch.threads->text(), "numel(shapes.X) / 4");
 }
 
 TEST(Manifest, GemmaSeedLoads) {
   Manifest m = parseManifest(seed("com.microsoft.GemmaRotaryEmbedding"));
   EXPECT_EQ(m.variants.size(), 2u);
-  EXPECT_EQ(m.variants[0].requiredFeatures, std::vector<std::string>{"shader-f16"});
-  EXPECT_EQ(m.findArg("embT")->dtype.value_or(""), "float32");
-  EXPECT_EQ(m.findInput("q")->rank.value_or(0), 4);
+  EXPECT_EQ(m.variants[0].requirements.features, std::vector<std::string>{"shader-f16"});
+  EXPECT_EQ(m.findPort("embT")->fixedDtype, DType::Float32);
+  EXPECT_EQ(m.findPort("qT")->rank->literalValue()->asInt(), 4);
   EXPECT_EQ(m.typeConstraints.at("T"), std::vector<std::string>{"float16"});
 }
 

@@ -21,8 +21,8 @@ TEST(GeluPlan, Vec4Bias) {
   EXPECT_EQ(pass.bindings[0].elementType, "vec4<f32>");
   EXPECT_EQ(pass.bindings[1].elementType, "f32");
   EXPECT_EQ(pass.bindings[1].length.value_or(0), 8);
-  EXPECT_NE(pass.declarations.find("var<storage, read> bias : array<f32, 8>;"), std::string::npos);
-  EXPECT_NE(pass.declarations.find("var<storage, read_write> y : array<vec4<f32>>;"), std::string::npos);
+  EXPECT_NE(pass.declarations.find("var<storage, read> bias: array<f32, 8u>;"), std::string::npos);
+  EXPECT_NE(pass.declarations.find("var<storage, read_write> y: array<vec4<f32>>;"), std::string::npos);
   EXPECT_EQ(hex(pass.bindings[3].uniformBytes), "04000000000000000000000000000000");
   EXPECT_EQ(p.outputs[0].name, "Y");
   EXPECT_EQ(p.outputs[0].shape, (Shape{2, 8}));

@@ -21,7 +21,7 @@ TEST(Render, GeluTemplateWithDeclarationsAndInclude) {
   ASSERT_EQ(p.variant, "vec4_bias");
   const std::string& wgsl = p.passes[0].wgsl;
   EXPECT_EQ(wgsl.rfind("enable f16;", 0), 0u) << wgsl;  // f16 used, so enabled first
-  EXPECT_NE(wgsl.find("@group(0) @binding(1) var<storage, read> bias : array<f16, 8>;"), std::string::npos)
+  EXPECT_NE(wgsl.find("@group(0) @binding(1) var<storage, read> bias: array<f16, 8u>;"), std::string::npos)
       << wgsl;
   EXPECT_NE(wgsl.find("fn gelu(v : vec4<f16>) -> vec4<f16>"), std::string::npos) << wgsl;
   EXPECT_NE(wgsl.find("@workgroup_size(256)"), std::string::npos) << wgsl;
@@ -38,7 +38,7 @@ TEST(Render, RmsTemplatesGetDeclarationsPrepended) {
                         profile("lavapipe"));
   ASSERT_EQ(a.variant, "suffix_axis");
   const std::string& wgsl = a.passes[0].wgsl;
-  EXPECT_NE(wgsl.find("@group(0) @binding(3) var<uniform> params : Params;"), std::string::npos) << wgsl;
+  EXPECT_NE(wgsl.find("@group(0) @binding(3) var<uniform> params: Params;"), std::string::npos) << wgsl;
   EXPECT_LT(wgsl.find("struct Params"), wgsl.find("// rms:")) << wgsl;
   EXPECT_NE(wgsl.find("// rms: rank 3, hidden 24, rows 2, epsilon 1e-05"), std::string::npos) << wgsl;
   EXPECT_NE(wgsl.find("@workgroup_size(32)"), std::string::npos) << wgsl;  // min(256, pow2ceil(24))

@@ -43,11 +43,11 @@ TEST(RmsPlan, LastAxisRowVec4) {
   EXPECT_TRUE(verdict(p, "last_axis_row").eligible);
   EXPECT_TRUE(verdict(p, "last_axis").eligible);
   EXPECT_NE(verdict(p, "stash_f16_serial").reason.find("stashF16Ok"), std::string::npos);
-  EXPECT_NE(p.passes[0].declarations.find("@group(0) @binding(0) var<storage, read> x : array<vec4<f32>>;"),
+  EXPECT_NE(p.passes[0].declarations.find("@group(0) @binding(0) var<storage, read> x: array<vec4<f32>>;"),
             std::string::npos);
-  EXPECT_NE(p.passes[0].declarations.find("struct Params { rows : u32, rowStride : u32, };"),
+  EXPECT_NE(p.passes[0].declarations.find("struct Params { rows: u32, rowStride: u32, _pad0: u32, _pad1: u32 };"),
             std::string::npos);
-  EXPECT_NE(p.passes[0].declarations.find("@group(0) @binding(3) var<uniform> params : Params;"),
+  EXPECT_NE(p.passes[0].declarations.find("@group(0) @binding(3) var<uniform> params: Params;"),
             std::string::npos);
 }
 

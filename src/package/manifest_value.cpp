@@ -1,0 +1,160 @@
+// ExprOrValue: parsing at load, evaluation at plan time, and the JSON a converter writes back.
+#include "package/manifest_value.h"
+
+#include <algorithm>
+
+#include "wgk/error.h"
+
+namespace wgk::package {
+
+expr::Value literalValueFromJson(const Json& j) {
+  switch (j.type()) {
+    case Json::value_t::null:
+      return expr::Value();
+    case Json::value_t::boolean:
+      return expr::Value(j.get<bool>());
+    case Json::value_t::number_integer:
+      return expr::Value(j.get<int64_t>());
+    case Json::value_t::number_unsigned: {
+      const uint64_t u = j.get<uint64_t>();
+      if (u > static_cast<uint64_t>(INT64_MAX))
+        throw Error(ErrorCode::Manifest, "integer " + std::to_string(u) + " does not fit in 64 signed bits");
+      return expr::Value(static_cast<int64_t>(u));
+    }
+    case Json::value_t::number_float:
+      return expr::Value(j.get<double>());
+    case Json::value_t::string:
+      return expr::Value(j.get<std::string>());
+    case Json::value_t::array: {
+      expr::List l;
+      l.reserve(j.size());
+      for (const auto& e : j) l.push_back(literalValueFromJson(e));
+      return expr::Value(std::move(l));
+    }
+    case Json::value_t::object: {
+      expr::Map m;
+      for (auto it = j.begin(); it != j.end(); ++it) m[it.key()] = literalValueFromJson(it.value());
+      return expr::Value(std::move(m));
+    }
+    default:
+      return expr::Value();
+  }
+}
+
+namespace {
+
+expr::Value literalAt(const Json& j, const std::string& path) {
+  try {
+    return literalValueFromJson(j);
+  } catch (const Error& e) {
+    schemaError(path, e.message());
+  }
+}
+
+}  // namespace
+
+ExprOrValue ExprOrValue::expression(const std::string& source, const std::string& path) {
+  ExprOrValue out;
+  out.path_ = path;
+  try {
+    out.expr_ = expr::Expression::parse(source);
+  } catch (const Error& e) {
+    schemaError(path, "expression does not parse: " + std::string(e.what()));
+  }
+  return out;
+}
+
+ExprOrValue ExprOrValue::parse(const Json& j, const std::string& path) {
+  if (j.is_string()) return expression(j.get<std::string>(), path);
+  return literal(j, path);
+}
+
+ExprOrValue ExprOrValue::parseDeep(const Json& j, const std::string& path) {
+  if (j.is_string()) return expression(j.get<std::string>(), path);
+  if (!j.is_array() && !j.is_object()) return literal(j, path);
+  // Lists and objects without a string anywhere stay one literal (cheaper to evaluate).
+  bool anyString = false;
+  std::vector<const Json*> stack{&j};
+  while (!stack.empty() && !anyString) {
+    const Json* n = stack.back();
+    stack.pop_back();
+    if (n->is_string()) anyString = true;
+    if (n->is_array() || n->is_object())
+      for (const auto& c : *n) stack.push_back(&c);
+  }
+  if (!anyString) return literal(j, path);
+  auto s = std::make_shared<Structured>();
+  s->isList = j.is_array();
+  if (j.is_array()) {
+    for (size_t i = 0; i < j.size(); ++i) s->members.emplace_back("", parseDeep(j[i], jsonPath(path, i)));
+  } else {
+    for (auto it = j.begin(); it != j.end(); ++it)
+      s->members.emplace_back(it.key(), parseDeep(it.value(), jsonPath(path, it.key())));
+  }
+  ExprOrValue out;
+  out.path_ = path;
+  out.structured_ = std::move(s);
+  return out;
+}
+
+ExprOrValue ExprOrValue::literal(const Json& j, const std::string& path) {
+  ExprOrValue out;
+  out.path_ = path;
+  out.literal_ = literalAt(j, path);
+  return out;
+}
+
+ExprOrValue ExprOrValue::structuredMap(std::vector<std::pair<std::string, ExprOrValue>> members,
+                                       const std::string& path) {
+  auto s = std::make_shared<Structured>();
+  s->members = std::move(members);
+  ExprOrValue out;
+  out.path_ = path;
+  out.structured_ = std::move(s);
+  return out;
+}
+
+expr::Value ExprOrValue::evaluate(const expr::Scope& scope) const {
+  if (expr_) return expr_->evaluate(scope);
+  if (!structured_) return literal_;
+  if (structured_->isList) {
+    expr::List l;
+    l.reserve(structured_->members.size());
+    for (const auto& [name, v] : structured_->members) l.push_back(v.evaluate(scope));
+    return expr::Value(std::move(l));
+  }
+  expr::Map m;
+  for (const auto& [name, v] : structured_->members) m[name] = v.evaluate(scope);
+  return expr::Value(std::move(m));
+}
+
+std::vector<std::string> ExprOrValue::referencedNames() const {
+  if (expr_) return expr_->referencedNames();
+  std::vector<std::string> out;
+  if (!structured_) return out;
+  for (const auto& [name, v] : structured_->members)
+    for (auto& n : v.referencedNames())
+      if (std::find(out.begin(), out.end(), n) == out.end()) out.push_back(std::move(n));
+  return out;
+}
+
+Json ExprOrValue::toJson() const {
+  if (expr_) return Json(expr_->source());
+  if (!structured_) return Json::parse(literal_.toJson().dump());
+  Json out = structured_->isList ? Json::array() : Json::object();
+  for (const auto& [name, v] : structured_->members) {
+    if (structured_->isList)
+      out.push_back(v.toJson());
+    else
+      out[name] = v.toJson();
+  }
+  return out;
+}
+
+std::string ExprOrValue::text() const {
+  if (expr_) return expr_->source();
+  if (!structured_) return literal_.repr();
+  return toJson().dump();
+}
+
+}  // namespace wgk::package
