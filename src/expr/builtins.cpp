@@ -152,6 +152,7 @@ Scope* makeBuiltins() {
   });
   add("round", pyRound);
   addShapeBuiltins(*s);
+  addSpec21Builtins(*s);
   return s;
 }
 

@@ -76,9 +76,10 @@ Value f16Ok(std::span<const Value> args, const Scope& scope) {
   return found;
 }
 
-// Bytes of one element: storage dtype names (float16) and WGSL types (f16, vec4<f32>).
+// Bytes of one element on the device: dtype names (float16; int8, uint8, int16 and bool take a
+// 4-byte word, as the Hub's storage ABI has it) and WGSL types (f16, vec4<f32>, vec2<u32>).
 int64_t elementBytes(std::string_view t) {
-  if (auto d = dtypeFromName(t)) return static_cast<int64_t>(dtypeBytes(*d));
+  if (auto d = dtypeFromName(t)) return static_cast<int64_t>(storageBytes(*d));
   if (t == "f16") return 2;
   if (t == "f32" || t == "i32" || t == "u32") return 4;
   if (t.size() == 9 && t.starts_with("vec") && t[4] == '<' && t.back() == '>' && t[3] >= '2' && t[3] <= '4')

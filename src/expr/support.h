@@ -38,4 +38,7 @@ Shape toShape(const Value& v, std::string_view what);
 namespace wgk::expr {
 // Registers dim, numel, outer, inner, sameShape, broadcastable, f16Ok, onnxDtypeCode, dtypeBytes.
 void addShapeBuiltins(Scope& scope);
+// Registers spec 2.1's additions: pow, log2ceil, rows, prefix, suffix, fill, moveAxis,
+// permuteShape, reversedAxes, broadcastShape, matmulShape, hasAxis, axisValue, isUniqueIntList, pick.
+void addSpec21Builtins(Scope& scope);
 }  // namespace wgk::expr

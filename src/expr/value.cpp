@@ -199,4 +199,28 @@ Value Value::fromJson(const nlohmann::json& j) {
   }
 }
 
+Value wholeNumbersAsInts(const Value& v) {
+  switch (v.kind()) {
+    case Value::Kind::Float: {
+      const double d = v.asNumber();
+      if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 9007199254740992.0)
+        return Value(static_cast<int64_t>(d));
+      return v;
+    }
+    case Value::Kind::List: {
+      List out;
+      out.reserve(v.asList().size());
+      for (const auto& e : v.asList()) out.push_back(wholeNumbersAsInts(e));
+      return Value(std::move(out));
+    }
+    case Value::Kind::Map: {
+      Map out;
+      for (const auto& [k, e] : v.asMap()) out.emplace(k, wholeNumbersAsInts(e));
+      return Value(std::move(out));
+    }
+    default:
+      return v;
+  }
+}
+
 }  // namespace wgk::expr

@@ -88,4 +88,10 @@ class Value {
       v_;
 };
 
+// The value with every float that holds a whole number (|x| < 2^53) made an int, lists and maps
+// deeply. Values a manifest stores (derives, constants, tunables, attributes) pass through this:
+// the Hub loader's values are JavaScript numbers, so a derive of 8 / 4 is the integer 2 to every
+// later expression and template ("{{ n }}" prints 2, not 2.0).
+Value wholeNumbersAsInts(const Value& v);
+
 }  // namespace wgk::expr

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@ struct PortSpec {
   std::string dtype;                // a typeConstraints variable or a dtype name; empty: any dtype
   std::optional<DType> fixedDtype;  // seeds' args.<name>.dtype
   std::optional<ExprOrValue> rank;  // inputs: an integer the request must match; outputs: checked
+  bool rankChecked = true;          // false: informational only (spec 2.1, as the Hub loader)
   std::optional<ExprOrValue> shape;  // outputs: the derived shape (a list expression or a list)
   bool optional = false;
   std::optional<DType> storage;  // storage projection of a logical int64 (int32, uint32, int64)
@@ -210,6 +212,7 @@ struct Manifest {
   std::vector<AttributeSpec> attributes;
   std::map<std::string, AttributeConstraint> attributeConstraints;
   std::map<std::string, std::vector<std::string>> typeConstraints;  // T -> dtype names
+  std::set<std::string> freeTypeVars;  // type variables without constraints (spec 2.1): any dtype
   std::vector<TunableSpec> tunables;
   std::vector<NamedValue> derive;
   std::vector<VariantSpec> variants;  // families expanded, declaration order

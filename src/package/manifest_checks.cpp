@@ -48,7 +48,7 @@ void requireStableId(std::string_view s, const std::string& path, const std::str
 namespace {
 
 bool isDtypeOrTypeVar(const Manifest& m, const std::string& t) {
-  return m.typeConstraints.count(t) || dtypeFromName(t).has_value();
+  return m.typeConstraints.count(t) || m.freeTypeVars.count(t) || dtypeFromName(t).has_value();
 }
 
 void checkBindings(const Manifest& m, const VariantSpec& v, const PassSpec& pass) {

@@ -73,7 +73,7 @@ std::vector<std::string> admitted(const Manifest& m, const std::string& dtype) {
   return it == m.typeConstraints.end() ? std::vector<std::string>{} : it->second;
 }
 
-PortSpec readPort(const Manifest& m, const std::string& name, const Json& j, const std::string& path,
+PortSpec readPort(Manifest& m, const std::string& name, const Json& j, const std::string& path,
                   bool output) {
   ObjectReader r(j, path);
   PortSpec p;
@@ -81,6 +81,7 @@ PortSpec readPort(const Manifest& m, const std::string& name, const Json& j, con
   p.path = path;
   p.direction = output ? PortDirection::Output : PortDirection::Input;
   p.scopeNames = {name};
+  p.rankChecked = false;  // the Hub loader never reads a port's rank
   requireIdentifier(name, path, "tensor name");
   if (auto* v = r.optional("onnx")) {
     p.onnx = readString(*v, r.path("onnx"));
@@ -89,8 +90,11 @@ PortSpec readPort(const Manifest& m, const std::string& name, const Json& j, con
   if (auto* v = r.optional("description")) p.description = readString(*v, r.path("description"));
   if (auto* v = r.optional("dtype")) {
     p.dtype = readString(*v, r.path("dtype"));
-    if (!logicalDtype(p.dtype) && !m.typeConstraints.count(p.dtype))
-      schemaError(r.path("dtype"), "'" + p.dtype + "' is neither a dtype nor a typeConstraints variable");
+    // A name that is neither a dtype nor constrained is a type variable that takes any dtype.
+    if (!logicalDtype(p.dtype) && !m.typeConstraints.count(p.dtype)) {
+      requireIdentifier(p.dtype, r.path("dtype"), "type variable");
+      m.freeTypeVars.insert(p.dtype);
+    }
   }
   if (auto* v = r.optional("optional")) p.optional = readBool(*v, r.path("optional"));
   if (auto* v = r.optional("rank")) {

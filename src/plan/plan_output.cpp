@@ -30,8 +30,9 @@ std::string_view bindingKindName(BindingKind k) {
 
 std::string resourceDeclarations(const std::vector<PlannedBinding>& bindings) {
   // Structs first, one per name (the same name with other fields is an error), each padded with
-  // u32 `_padN` fields to a multiple of four (the Hub loader's declarations).
-  std::string structs, vars;
+  // u32 `_padN` fields to a multiple of four; then one line per binding; lines joined by "\n"
+  // with none after the last (the Hub loader's declarations, byte for byte).
+  std::vector<std::string> lines;
   std::map<std::string, std::string> declared;
   for (const auto& b : bindings) {
     if (b.type != BufferType::Uniform) continue;
@@ -45,23 +46,25 @@ std::string resourceDeclarations(const std::vector<PlannedBinding>& bindings) {
       while (names.count("_pad" + std::to_string(pad))) ++pad;
       fields += ", _pad" + std::to_string(pad++) + ": u32";
     }
-    const std::string decl = "struct " + b.structName + " { " + fields + " };\n";
+    std::string decl = "struct " + b.structName + " { " + fields + " };";
     auto [it, fresh] = declared.emplace(b.structName, decl);
     if (!fresh && it->second != decl)
       throw Error(ErrorCode::Manifest, "uniform struct " + b.structName + " is declared with conflicting fields");
-    if (fresh) structs += decl;
+    if (fresh) lines.push_back(std::move(decl));
   }
   for (const auto& b : bindings) {
     if (b.type == BufferType::Uniform) {
-      vars += fmt::format("@group(0) @binding({}) var<uniform> {}: {};\n", b.binding, b.name, b.structName);
+      lines.push_back(fmt::format("@group(0) @binding({}) var<uniform> {}: {};", b.binding, b.name, b.structName));
       continue;
     }
     const char* access = b.type == BufferType::Storage ? "read_write" : "read";
     const std::string array = b.length ? fmt::format("array<{}, {}u>", b.elementType, *b.length)
                                        : fmt::format("array<{}>", b.elementType);
-    vars += fmt::format("@group(0) @binding({}) var<storage, {}> {}: {};\n", b.binding, access, b.name, array);
+    lines.push_back(fmt::format("@group(0) @binding({}) var<storage, {}> {}: {};", b.binding, access, b.name, array));
   }
-  return structs + vars;
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) out += (i ? "\n" : "") + lines[i];
+  return out;
 }
 
 std::vector<uint8_t> packUniforms(const std::vector<package::UniformField>& fields,

@@ -66,7 +66,7 @@ void evaluateDerive(const std::vector<package::NamedValue>& derive, expr::Scope&
                     const std::string& where) {
   for (const auto& d : derive) {
     withContext("in " + where + " derive `" + d.name + "` = `" + d.value.text() + "`", [&] {
-      expr::Value v = d.value.evaluate(scope);
+      expr::Value v = expr::wholeNumbersAsInts(d.value.evaluate(scope));
       derived[d.name] = v;
       scope.set(d.name, std::move(v));
     });
@@ -207,6 +207,8 @@ DType outputDType(const Manifest& m, const PortSpec& p, const RequestScope& rs, 
   if (p.dtype.empty()) return DType::Float32;
   if (auto d = dtypeFromName(p.dtype)) return *d;
   if (auto it = rs.logicalTypeVars.find(p.dtype); it != rs.logicalTypeVars.end()) return it->second;
+  if (!m.typeConstraints.count(p.dtype))
+    contract("output '" + p.name + "' has type " + p.dtype + ", which no present input binds");
   const auto& allowed = m.typeConstraints.at(p.dtype);
   auto toConstraint = m.attributeConstraints.find("to");
   if (m.domain == "ai.onnx" && toConstraint != m.attributeConstraints.end() && toConstraint->second.required) {
@@ -238,8 +240,9 @@ void bindPortDType(const Manifest& m, const PortSpec& p, DType logical, RequestS
              ".dtype), got " + dt);
   if (p.dtype.empty()) return;
   const DType storage = p.storage ? *p.storage : logical;
-  if (auto tc = m.typeConstraints.find(p.dtype); tc != m.typeConstraints.end()) {
-    if (std::find(tc->second.begin(), tc->second.end(), dt) == tc->second.end())
+  auto tc = m.typeConstraints.find(p.dtype);
+  if (tc != m.typeConstraints.end() || m.freeTypeVars.count(p.dtype)) {
+    if (tc != m.typeConstraints.end() && std::find(tc->second.begin(), tc->second.end(), dt) == tc->second.end())
       contract("input '" + p.name + "' has dtype " + dt + ", but type " + p.dtype + " allows only " +
                joinNames(tc->second));
     auto [bound, fresh] = rs.logicalTypeVars.emplace(p.dtype, logical);
@@ -252,6 +255,10 @@ void bindPortDType(const Manifest& m, const PortSpec& p, DType logical, RequestS
     }
   } else if (p.dtype != dt) {
     contract("input '" + p.name + "' must be " + p.dtype + " (its dtype), got " + dt);
+  } else {
+    // A concrete dtype is a name in dtypes too (dtypes.float32 = "f32"), as in the Hub loader.
+    rs.typeVars.emplace(p.dtype, storage);
+    rs.logicalTypeVars.emplace(p.dtype, logical);
   }
 }
 
@@ -348,7 +355,7 @@ expr::Value deviceValue(const DeviceProfile& d) {
 
 expr::Map effectiveTunables(const Manifest& m, const PlanRequest& req) {
   expr::Map tunables;
-  for (const auto& t : m.tunables) tunables[t.name] = t.value;
+  for (const auto& t : m.tunables) tunables[t.name] = expr::wholeNumbersAsInts(t.value);
   for (const auto& [name, v] : req.tunables) {
     auto it = tunables.find(name);
     if (it == tunables.end()) {
@@ -362,7 +369,7 @@ expr::Map effectiveTunables(const Manifest& m, const PlanRequest& req) {
                                                   std::string(tunableKind(v)) + ", but tunable '" + name + "' of " +
                                                   m.id() + " is a " + std::string(tunableKind(it->second)) + " (" +
                                                   it->second.repr() + ")");
-    it->second = v;
+    it->second = expr::wholeNumbersAsInts(v);
   }
   return tunables;
 }
@@ -380,7 +387,7 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
     const TensorDesc& t = it->second;
     bindPortDType(m, *p, t.dtype, rs, boundBy);
     inputDtypes[p->name] = t.dtype;
-    if (p->rank && p->rank->literalValue() && p->rank->literalValue()->isInt() &&
+    if (p->rankChecked && p->rank && p->rank->literalValue() && p->rank->literalValue()->isInt() &&
         static_cast<int64_t>(t.shape.size()) != p->rank->literalValue()->asInt())
       contract("input '" + p->name + "' must have rank " + p->rank->literalValue()->repr() + " (its rank), got shape " +
                shapeText(t.shape));
@@ -390,10 +397,10 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
 
   expr::Map attrs;
   for (const auto& a : m.attributes)
-    if (a.defaultValue) attrs[a.name] = *a.defaultValue;
+    if (a.defaultValue) attrs[a.name] = expr::wholeNumbersAsInts(*a.defaultValue);
   for (const auto& [name, v] : req.attrs) {
     checkAttribute(m, name, v);
-    attrs[name] = v;
+    attrs[name] = expr::wholeNumbersAsInts(v);
   }
   for (const auto& [name, c] : m.attributeConstraints)
     if (c.required && !attrs.count(name)) contract("missing required attribute '" + name + "'");
@@ -416,7 +423,7 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
     }
   }
   for (const auto& a : m.args) present[a.name] = expr::Value(req.args.count(a.name) > 0);
-  for (const auto& [name, v] : req.args) args[name] = v;
+  for (const auto& [name, v] : req.args) args[name] = expr::wholeNumbersAsInts(v);
   for (const auto& [tv, dt] : rs.typeVars) dtypes[tv] = expr::Value(std::string(wgslStorageScalar(dt)));
   for (const auto& [tv, dt] : rs.logicalTypeVars) logical[tv] = expr::Value(std::string(dtypeName(dt)));
 
@@ -443,7 +450,7 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
     expr::Scope pre(&rs.scope);
     for (const auto* d : derivesForOutputs(m)) {
       try {
-        pre.set(d->name, d->value.evaluate(pre));
+        pre.set(d->name, expr::wholeNumbersAsInts(d->value.evaluate(pre)));
       } catch (const Error&) {
         // Left out: an output shape that needs it fails below, naming its own expression.
       }
@@ -466,7 +473,7 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
           } else {
             contract("output '" + p->name + "' has no shape expression: pass it as an explicit destination");
           }
-          if (p->rank && !p->isInput()) {
+          if (p->rankChecked && p->rank && !p->isInput()) {
             const int64_t rank = valueToInt(p->rank->evaluate(pre), "output rank `" + p->rank->text() + "`");
             if (rank != static_cast<int64_t>(out.shape.size()))
               contract("output '" + p->name + "' rank `" + p->rank->text() + "` is " + std::to_string(rank) +
@@ -487,7 +494,7 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
   // Manifest derive, in order. Failures are kept per name (see RequestScope).
   for (const auto& d : m.derive) {
     try {
-      expr::Value v = d.value.evaluate(rs.scope);
+      expr::Value v = expr::wholeNumbersAsInts(d.value.evaluate(rs.scope));
       rs.derived[d.name] = v;
       rs.scope.set(d.name, std::move(v));
       rs.scope.set("derive", expr::Value(rs.derived));

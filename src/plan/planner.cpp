@@ -89,7 +89,7 @@ std::string budgetReason(const VariantSpec& v, const expr::Scope& scope) {
 bool evaluateInto(const std::vector<package::NamedValue>& list, Candidate& c, const char* what) {
   for (const auto& d : list) {
     try {
-      expr::Value v = d.value.evaluate(*c.scope);
+      expr::Value v = expr::wholeNumbersAsInts(d.value.evaluate(*c.scope));
       c.derived[d.name] = v;
       c.scope->set(d.name, std::move(v));
     } catch (const Error& e) {
@@ -259,6 +259,7 @@ std::unique_ptr<expr::Scope> selectedScope(const Manifest& m, const Candidate& c
     for (const auto& t : m.tunables) tunables[t.name] = t.value;
     for (const auto& t : v.tunables) tunables[t.name] = *t.value.literalValue();
     for (const auto& [name, value] : req.tunables) tunables[name] = value;
+    for (auto& [name, value] : tunables) value = expr::wholeNumbersAsInts(value);
     scope->set("tunables", expr::Value(std::move(tunables)));
   }
   evaluateDerive(v.selectedDerive, *scope, derived, "variant " + v.id);

@@ -4,6 +4,7 @@
 
 #include "runtime/package_loader.h"
 #include "runtime/runtime_impl.h"
+#include "runtime/tensor_storage.h"
 #include "wgk/error.h"
 
 namespace wgk {
@@ -27,7 +28,7 @@ std::optional<runtime::TuningTable> loadTuning(const RuntimeOptions& o, const De
 }  // namespace
 
 uint64_t tensorBytes(DType dtype, const Shape& shape) {
-  return static_cast<uint64_t>(numel(shape)) * dtypeBytes(dtype);
+  return runtime::deviceBytes(dtype, shape);
 }
 
 DeviceTensorImpl::~DeviceTensorImpl() {
@@ -76,8 +77,14 @@ DeviceTensor RuntimeImpl::allocate(DType dtype, const Shape& shape) {
 DeviceTensor RuntimeImpl::upload(const HostTensor& tensor) {
   DeviceTensor t = allocate(tensor.dtype(), tensor.shape());
   if (tensor.byteSize() > 0) {
+    const runtime::StorageLayout layout = runtime::storageFor(nullptr, tensor.dtype());
     std::lock_guard lock(gpuMutex_);
-    device_.write(t.view().buffer, 0, tensor.bytes().data(), tensor.byteSize());
+    if (layout.identity()) {
+      device_.write(t.view().buffer, 0, tensor.bytes().data(), tensor.byteSize());
+    } else {
+      const std::vector<std::byte> words = runtime::toDevice(tensor, layout, "upload");
+      device_.write(t.view().buffer, 0, words.data(), words.size());
+    }
   }
   return t;
 }
@@ -113,8 +120,15 @@ HostTensor RuntimeImpl::download(const GpuTensor& t) {
   checkGpuTensor("download", t, /*forBinding=*/false);
   HostTensor out(t.dtype, t.shape);
   if (out.byteSize() == 0) return out;
+  const runtime::StorageLayout layout = runtime::storageFor(nullptr, t.dtype);
   std::lock_guard lock(gpuMutex_);
-  device_.read(t.buffer, t.offset, out.bytes().data(), out.byteSize());
+  if (layout.identity()) {
+    device_.read(t.buffer, t.offset, out.bytes().data(), out.byteSize());
+  } else {
+    std::vector<std::byte> words(layout.bytes(t.shape));
+    device_.read(t.buffer, t.offset, words.data(), words.size());
+    runtime::fromDevice(words, out, layout);
+  }
   return out;
 }
 

@@ -161,7 +161,11 @@ TEST(Builtins, DtypeTables) {
   EXPECT_EQ(eval("dtypeBytes('float16')").asInt(), 2);
   EXPECT_EQ(eval("dtypeBytes('float32')").asInt(), 4);
   EXPECT_EQ(eval("dtypeBytes('int64')").asInt(), 8);
-  EXPECT_EQ(eval("dtypeBytes('uint8')").asInt(), 1);
+  // Device storage bytes (the Hub's ABI): uint8, int8, int16 and bool take a 4-byte word.
+  EXPECT_EQ(eval("dtypeBytes('uint8')").asInt(), 4);
+  EXPECT_EQ(eval("dtypeBytes('int16')").asInt(), 4);
+  EXPECT_EQ(eval("dtypeBytes('bool')").asInt(), 4);
+  EXPECT_EQ(eval("dtypeBytes('vec2<u32>')").asInt(), 8);
   EXPECT_EQ(eval("dtypeBytes('f16')").asInt(), 2);
   EXPECT_EQ(eval("dtypeBytes('f32')").asInt(), 4);
   EXPECT_EQ(eval("dtypeBytes('u32')").asInt(), 4);
