@@ -72,7 +72,7 @@ StagedPackage downloadPackage(const RepoId& repo, const PackageRequest& request,
 
   if (!have.count("manifest.json")) {
     std::string manifestBytes = fetchVerified("manifest.json");
-    ManifestFacts facts = readManifestFacts(manifestBytes);
+    ManifestFacts facts = readManifestFacts(manifestBytes, meta.manifestSpec);
     if (facts.opId() != meta.name)
       throw Error(ErrorCode::Integrity, "manifest.json of " + repo.str() + " declares op \"" + facts.opId() +
                                             "\" but metadata.json names \"" + meta.name + "\"");

@@ -5,6 +5,7 @@
 
 #include "hub/digest.h"
 #include "hub/fs_util.h"
+#include "package/manifest.h"
 #include "wgk/error.h"
 
 namespace wgk::hub {
@@ -23,37 +24,13 @@ static json parseJson(const std::string& bytes, const std::string& what) {
   }
 }
 
-ManifestFacts readManifestFacts(const std::string& manifestBytes) {
-  json m = parseJson(manifestBytes, "manifest.json");
-  auto fail = [](const std::string& why) { throw Error(ErrorCode::Manifest, "manifest.json: " + why); };
-  if (!m.is_object()) fail("top level must be an object");
-  if (!m.contains("domain") || !m["domain"].is_string() || !m.contains("name") || !m["name"].is_string())
-    fail("\"domain\" and \"name\" must be strings");
-  ManifestFacts f{m["domain"].get<std::string>(), m["name"].get<std::string>(), {}};
-  if (!m.contains("variants") || !m["variants"].is_array()) fail("\"variants\" must be an array");
-  for (size_t i = 0; i < m["variants"].size(); ++i) {
-    const json& v = m["variants"][i];
-    std::string where = "variants[" + std::to_string(i) + "]";
-    if (!v.is_object() || !v.contains("id") || !v["id"].is_string()) fail(where + ".id must be a string");
-    std::vector<std::string> shaders;
-    if (v.contains("passes")) {
-      if (!v["passes"].is_array()) fail(where + ".passes must be an array");
-      for (size_t p = 0; p < v["passes"].size(); ++p) {
-        const json& pass = v["passes"][p];
-        const json* shader = nullptr;
-        if (pass.is_object() && pass.contains("shader"))
-          shader = &pass["shader"];
-        else if (pass.is_object() && pass.contains("source") && pass["source"].is_object() &&
-                 pass["source"].contains("shader"))
-          shader = &pass["source"]["shader"];
-        if (!shader || !shader->is_string())
-          fail(where + ".passes[" + std::to_string(p) +
-               "] names no shader (\"shader\" or \"source.shader\")");
-        shaders.push_back(shader->get<std::string>());
-      }
-    }
-    f.variantShaders.emplace_back(v["id"].get<std::string>(), std::move(shaders));
-  }
+ManifestFacts readManifestFacts(const std::string& manifestBytes, std::optional<std::string> spec) {
+  const package::Manifest m = withContext("reading manifest.json", [&] {
+    return package::parseManifest(package::parseJsonText(manifestBytes, "manifest.json"), spec);
+  });
+  ManifestFacts f{m.domain, m.name, std::nullopt, {}};
+  if (m.dialect == package::Dialect::Spec21) f.manifestSpec = "2.1";
+  for (const auto& v : m.variants) f.variantShaders.emplace_back(v.id, m.shaderFiles(v));
   return f;
 }
 
@@ -86,9 +63,10 @@ json PackageMetadata::toJson() const {
   json j = json::object();
   j["id"] = id;
   j["name"] = name;
-  j["backend"] = backend;
-  j["variants"] = json::object();
-  for (const auto& [vid, files] : variants) j["variants"][vid] = files;
+  j["backend"] = {{"type", backend}};
+  j["webgpu"] = {{"variants", json::object()}};
+  if (manifestSpec) j["webgpu"]["manifestSpec"] = *manifestSpec;
+  for (const auto& [vid, files] : variants) j["webgpu"]["variants"][vid] = files;
   j["provenance"] = provenance;
   j["digest"] = {{"algorithm", algorithm}, {"files", json::object()}};
   for (const auto& [path, d] : files) j["digest"]["files"][path] = d;
@@ -108,12 +86,29 @@ PackageMetadata PackageMetadata::parse(const std::string& bytes) {
   };
   if (!j.is_object()) fail("top level must be an object");
   PackageMetadata m;
-  m.id = str(j, "id");
+  m.id = j.contains("id") ? str(j, "id") : std::string();
   m.name = str(j, "name");
-  m.backend = str(j, "backend");
+  if (m.id.empty()) m.id = "webgpu-kernels/" + m.name;
+  // The Hub's layout: backend {type}, webgpu {manifestSpec, variants}; wgk's earlier one: backend
+  // "webgpu" and top-level variants.
+  const bool hubLayout = j.contains("webgpu");
+  if (!j.contains("backend")) fail("\"backend\" is missing");
+  m.backend = j["backend"].is_object() ? str(j["backend"], "type") : str(j, "backend");
   if (m.backend != "webgpu") fail("backend is \"" + m.backend + "\", expected \"webgpu\"");
-  if (!j.contains("variants") || !j["variants"].is_object()) fail("\"variants\" must be an object");
-  for (const auto& [vid, files] : j["variants"].items()) {
+  const json* variantsJson = nullptr;
+  if (hubLayout) {
+    if (!j["webgpu"].is_object()) fail("\"webgpu\" must be an object");
+    if (j["webgpu"].contains("manifestSpec")) {
+      m.manifestSpec = str(j["webgpu"], "manifestSpec");
+      if (!std::regex_match(*m.manifestSpec, std::regex(R"(^\d+\.\d+$)")))
+        fail("webgpu.manifestSpec \"" + m.manifestSpec->substr(0, 40) + "\" is not <major>.<minor>");
+    }
+    if (j["webgpu"].contains("variants")) variantsJson = &j["webgpu"]["variants"];
+  } else if (j.contains("variants")) {
+    variantsJson = &j["variants"];
+  }
+  if (!variantsJson || !variantsJson->is_object()) fail("webgpu.variants must be an object");
+  for (const auto& [vid, files] : variantsJson->items()) {
     if (!files.is_array()) fail("variants." + vid + " must be a list of template files");
     for (const auto& f : files) {
       if (!f.is_string()) fail("variants." + vid + " must list file names");
@@ -164,6 +159,7 @@ PackageMetadata generateMetadata(const fs::path& packageDir, const std::string& 
   m.id = org + "/" + facts.opId();
   m.name = facts.opId();
   m.backend = "webgpu";
+  m.manifestSpec = facts.manifestSpec;
   for (const auto& [vid, shaders] : facts.variantShaders) {
     auto all = templatesWithIncludes(dir, shaders);
     m.variants[vid] = std::vector<std::string>(all.begin(), all.end());
@@ -219,6 +215,9 @@ DigestReport checkPackageMetadata(const fs::path& packageDir, const std::string&
   if (recorded.name != now.name)
     r.stale.push_back("name (\"" + recorded.name + "\", expected \"" + now.name + "\")");
   if (recorded.variants != now.variants) r.stale.push_back("variants");
+  if (recorded.manifestSpec != now.manifestSpec)
+    r.stale.push_back("webgpu.manifestSpec (\"" + recorded.manifestSpec.value_or("") + "\", expected \"" +
+                      now.manifestSpec.value_or("") + "\")");
   return r;
 }
 

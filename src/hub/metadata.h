@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -18,24 +19,30 @@ namespace fs = std::filesystem;
 // The folder of a package that holds the files: <package>/build/webgpu.
 fs::path webgpuDir(const fs::path& packageDir);
 
-// What the hub needs from manifest.json: the op id and, per variant, the shader files it names
-// (passes[].shader or passes[].source.shader).
+// What the hub needs from manifest.json, read by the package model (either dialect; `spec` is
+// metadata.json's webgpu.manifestSpec when known): the op id, the dialect and, per variant
+// (families expanded), the shader files its passes name.
 struct ManifestFacts {
   std::string domain;
   std::string name;
+  std::optional<std::string> manifestSpec;  // "2.1" for a spec 2.1 manifest, else none
   std::vector<std::pair<std::string, std::vector<std::string>>> variantShaders;  // declaration order
   std::string opId() const { return domain + "." + name; }
 };
-ManifestFacts readManifestFacts(const std::string& manifestBytes);
+ManifestFacts readManifestFacts(const std::string& manifestBytes, std::optional<std::string> spec = std::nullopt);
 
 // `shaders` plus every template they reach through {% include "..." %}, read from `dir`.
 // A missing file is Error(Manifest) naming it.
 std::set<std::string> templatesWithIncludes(const fs::path& dir, const std::vector<std::string>& shaders);
 
+// The Hub's layout (hub-spec-2.1/README.md "metadata.json"): {name, backend: {type: "webgpu"},
+// webgpu: {manifestSpec?, variants}, digest: {algorithm, files}}, plus wgk's id and provenance.
+// parse() also reads the earlier wgk layout (backend "webgpu", top-level variants).
 struct PackageMetadata {
   std::string id;       // "<org>/<domain>.<Op>"
   std::string name;     // "<domain>.<Op>": the manifest's op id and the repo basename
   std::string backend;  // "webgpu"
+  std::optional<std::string> manifestSpec;  // "2.1"; none for the seeds' dialect
   std::map<std::string, std::vector<std::string>> variants;  // variant id -> template files (sorted)
   nlohmann::json provenance = nlohmann::json::object();
   std::string algorithm = "sha256";

@@ -75,7 +75,9 @@ std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& reque
     }
     for (const auto& im : p.intermediates)
       prepared->intermediates.emplace(
-          im.id, runtime_.device().createBuffer(std::max<uint64_t>(4, im.bytes), gpu::BufferUsage::Storage,
+          im.id, runtime_.device().createBuffer((std::max<uint64_t>(4, im.bytes) + 3) / 4 * 4,
+                                                im.zeroInit ? gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst
+                                                            : gpu::BufferUsage::Storage,
                                                 "intermediate " + im.id));
   }
   std::unique_lock lock(plansMutex_);

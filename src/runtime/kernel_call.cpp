@@ -5,6 +5,7 @@
 
 #include "runtime/attributes.h"
 #include "runtime/runtime_impl.h"
+#include "runtime/tensor_storage.h"
 #include "wgk/error.h"
 
 namespace wgk {
@@ -49,6 +50,43 @@ const plan::PlannedOutput& plannedOutput(const plan::Plan& p, const std::string&
   if (const auto* o = p.findOutput(name)) return *o;
   throw Error(ErrorCode::Internal, "plan has no output '" + name + "'");
 }
+
+bool overlaps(const Bound& a, const Bound& b) {
+  return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+}
+
+// WebGPU usage scopes cover whole buffers: a buffer bound read-only and read-write in one pass is
+// a validation error that poisons the command buffer, and two overlapping writable ranges race.
+void checkAliasing(const plan::PlannedPass& pp, const std::vector<Bound>& bound) {
+  for (size_t i = 0; i < bound.size(); ++i)
+    for (size_t j = i + 1; j < bound.size(); ++j) {
+      const auto ti = pp.bindings[i].type, tj = pp.bindings[j].type;
+      if (ti == package::BufferType::Uniform || tj == package::BufferType::Uniform) continue;
+      if (bound[i].buffer != bound[j].buffer) continue;
+      const bool wi = ti == package::BufferType::Storage, wj = tj == package::BufferType::Storage;
+      if (!wi && !wj) continue;
+      if (wi && wj && !overlaps(bound[i], bound[j])) continue;
+      throw Error(ErrorCode::InvalidArgument,
+                  "pass '" + pp.id + "' binds one GPU buffer as '" + pp.bindings[i].name + "' and '" +
+                      pp.bindings[j].name + "'" + (wi && wj ? " with overlapping writable ranges" : ", once read-only and once writable") +
+                      ": pass distinct buffers (an in-place tensor is bound once, as its in/out port)");
+    }
+}
+
+// viewAlias: the pass is an identity (e.g. a reshape in place) when every pair views the same bytes.
+bool aliasedAway(const plan::PlannedPass& pp, const std::vector<Bound>& bound) {
+  if (pp.viewAlias.empty()) return false;
+  auto find = [&](const std::string& name) -> const Bound* {
+    for (size_t i = 0; i < pp.bindings.size(); ++i)
+      if (pp.bindings[i].name == name) return &bound[i];
+    return nullptr;
+  };
+  for (const auto& a : pp.viewAlias) {
+    const Bound *in = find(a.input), *out = find(a.output);
+    if (!in || !out || in->buffer != out->buffer || in->offset != out->offset || in->size != out->size) return false;
+  }
+  return true;
+}
 }  // namespace
 
 CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options) {
@@ -67,19 +105,26 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
   const uint64_t maxBinding = runtime_.profile().limit("maxStorageBufferBindingSize");
   for (const auto& [name, ref] : inputs) {
     request.inputs[name] = {ref.dtype(), ref.shape()};
+    const runtime::StorageLayout layout = runtime::storageFor(m.findPort(name), ref.dtype());
     if (!ref.onHost()) {
       anyGpuInput = true;
       runtime_.checkGpuTensor(name, ref.gpu());
+      if (!layout.identity() && (layout.packed || layout.storage != layout.logical))
+        throw Error(ErrorCode::InvalidArgument,
+                    "input '" + name + "' is a GPU tensor, but its port stores it " +
+                        (layout.packed ? std::string("packed") : "as " + std::string(dtypeName(layout.storage))) +
+                        ": pass a host tensor (the runtime converts it)");
     }
     // Checked before planning: every tensor is bound whole, so no variant could take it, and this
     // says why more directly than each variant's rejection would.
-    if (const uint64_t bytes = tensorBytes(ref.dtype(), ref.shape()); bytes > maxBinding)
+    if (const uint64_t bytes = layout.bytes(ref.shape()); bytes > maxBinding)
       throw Error(ErrorCode::Contract, "input '" + name + "' has " + std::to_string(bytes) +
                                            " bytes, more than the device's maxStorageBufferBindingSize (" +
                                            std::to_string(maxBinding) + ")");
   }
   request.attrs = runtime::toValues(options.attrs);
   request.args = runtime::toValues(options.args);
+  for (const auto& [name, t] : options.outputs) request.outputs[name] = {t.dtype, t.shape};
   request.forcedVariant = options.variant;
   request.tunables = tunables;
   applyTuning(request);
@@ -114,13 +159,30 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
 
   // Inputs: GPU tensors bind in place; host tensors are written into the plan's upload buffers.
   const auto tUpload = Clock::now();
+  std::map<std::string, DeviceTensor> inPlace;  // in/out ports given as host tensors
   for (const auto& [name, ref] : inputs) {
-    const uint64_t bytes = tensorBytes(ref.dtype(), ref.shape());
+    const package::PortSpec* port = m.findPort(name);
+    const runtime::StorageLayout layout = runtime::storageFor(port, ref.dtype());
+    const uint64_t bytes = layout.bytes(ref.shape());
     if (ref.onHost()) {
-      gpu::Buffer& b = prepared->hostInputs[name];
-      if (!b || b.size() < bindSize(bytes)) b = dev.createBuffer(bindSize(bytes), kIoUsage, "input " + name);
-      if (bytes) dev.write(b.handle(), 0, ref.host().bytes().data(), bytes);
-      bound[name] = {b.handle(), 0, bindSize(bytes)};
+      WGPUBuffer target = nullptr;
+      if (port && port->isOutput()) {
+        DeviceTensor t = runtime_.wrapBuffer(runtime_.pool().acquire(bindSize(bytes), kIoUsage), ref.dtype(),
+                                             ref.shape());
+        target = t.view().buffer;
+        inPlace.emplace(name, std::move(t));
+      } else {
+        gpu::Buffer& b = prepared->hostInputs[name];
+        if (!b || b.size() < bindSize(bytes)) b = dev.createBuffer(bindSize(bytes), kIoUsage, "input " + name);
+        target = b.handle();
+      }
+      if (bytes && layout.identity()) {
+        dev.write(target, 0, ref.host().bytes().data(), bytes);
+      } else if (bytes) {
+        const std::vector<std::byte> words = runtime::toDevice(ref.host(), layout, name);
+        dev.write(target, 0, words.data(), words.size());
+      }
+      bound[name] = {target, 0, bindSize(bytes)};
     } else {
       const GpuTensor& g = ref.gpu();
       bound[name] = {g.buffer, g.offset, std::min(bindSize(bytes), gpu::bufferSize(g.buffer) - g.offset)};
@@ -130,7 +192,14 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
 
   // Outputs: the caller's buffers, the plan's readback buffers, or new device tensors.
   for (const plan::PlannedOutput& o : p.outputs) {
-    const uint64_t bytes = tensorBytes(o.dtype, o.shape);
+    const package::PortSpec* port = m.findPort(o.name);
+    const runtime::StorageLayout layout = runtime::storageFor(port, o.dtype);
+    const uint64_t bytes = layout.bytes(o.shape);
+    if (port && port->isInput()) {
+      // An in/out port: the input's buffer is the output (written in place).
+      if (auto t = inPlace.find(o.name); t != inPlace.end() && !toHost) result.device.emplace(o.name, t->second);
+      continue;
+    }
     if (bytes > maxBinding)
       throw Error(ErrorCode::Contract, "output '" + o.name + "' would have " + std::to_string(bytes) +
                                            " bytes, more than the device's maxStorageBufferBindingSize (" +
@@ -144,12 +213,20 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
       bound[o.name] = {b.handle(), 0, bindSize(bytes)};
     } else {
       DeviceTensor t =
-          runtime_.wrapBuffer(runtime_.pool().acquire(bindSize(bytes), kIoUsage), o.dtype, o.shape);
+          runtime_.wrapBuffer(runtime_.pool().acquire(bindSize(bytes), kIoUsage), layout.storage, o.shape);
       bound[o.name] = {t.view().buffer, 0, bindSize(bytes)};
       result.device.emplace(o.name, std::move(t));
     }
   }
   for (const auto& [id, b] : prepared->intermediates) bound["intermediate:" + id] = {b.handle(), 0, b.size()};
+  // zeroInit intermediates are cleared before the passes run (queue order puts the write first).
+  for (const plan::PlannedIntermediate& pi : p.intermediates)
+    if (pi.zeroInit && pi.bytes > 0) {
+      const gpu::Buffer& b = prepared->intermediates.at(pi.id);
+      static const std::vector<std::byte> kZeros(1 << 16);
+      for (uint64_t at = 0; at < b.size(); at += kZeros.size())
+        dev.write(b.handle(), at, kZeros.data(), std::min<uint64_t>(kZeros.size(), b.size() - at));
+    }
 
   // Record every pass into one submission.
   // No wait after submit: host outputs are read back below (the read waits for the queue), device
@@ -157,11 +234,14 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
   gpu::CommandRecorder rec = dev.recorder({.timestamps = options.timestamps, .wait = false});
   std::string key;
   std::vector<gpu::BindingEntry> entries;
+  std::vector<Bound> passBound;
+  uint64_t gpuNs = 0;
   for (PreparedPass& pass : prepared->passes) {
     const plan::PlannedPass& pp = *pass.planned;
     if (pp.skipped) continue;
     key.clear();
     entries.clear();
+    passBound.clear();
     for (size_t i = 0; i < pp.bindings.size(); ++i) {
       const plan::PlannedBinding& b = pp.bindings[i];
       Bound x;
@@ -178,7 +258,10 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
       }
       appendKey(key, x);
       entries.push_back({x.buffer, x.offset, x.size});
+      passBound.push_back(x);
     }
+    checkAliasing(pp, passBound);
+    if (aliasedAway(pp, passBound)) continue;
     auto it = pass.bindGroups.find(key);
     if (it == pass.bindGroups.end()) {
       ++runtime_.bindGroupMisses;
@@ -188,18 +271,28 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
       ++runtime_.bindGroupHits;
     }
     rec.dispatch(pass.pipeline, it->second, pp.dispatch[0], pp.dispatch[1], pp.dispatch[2], pp.name);
+    // submitAfter: the work so far goes to the queue now (later passes follow in queue order).
+    if (pp.submitAfter)
+      gpuNs += withContext("running " + source_.opId + " variant " + p.variant, [&] { return rec.submit(); }).totalNs();
   }
-  gpu::SubmitResult submitted =
-      withContext("running " + source_.opId + " variant " + p.variant, [&] { return rec.submit(); });
-  if (options.timestamps) result.timings.gpuUs = static_cast<double>(submitted.totalNs()) / 1e3;
+  gpuNs += withContext("running " + source_.opId + " variant " + p.variant, [&] { return rec.submit(); }).totalNs();
+  if (options.timestamps) result.timings.gpuUs = static_cast<double>(gpuNs) / 1e3;
 
   // Host outputs.
   const auto tRead = Clock::now();
   if (toHost) {
     for (const plan::PlannedOutput& o : p.outputs) {
       if (options.outputs.count(o.name)) continue;
+      const Bound& b = bound.at(o.name);
+      const runtime::StorageLayout layout = runtime::storageFor(m.findPort(o.name), o.dtype);
       HostTensor h(o.dtype, o.shape);
-      if (h.byteSize()) dev.read(bound[o.name].buffer, 0, h.bytes().data(), h.byteSize());
+      if (h.byteSize() && layout.identity()) {
+        dev.read(b.buffer, b.offset, h.bytes().data(), h.byteSize());
+      } else if (h.byteSize()) {
+        std::vector<std::byte> words(layout.bytes(o.shape));
+        dev.read(b.buffer, b.offset, words.data(), words.size());
+        runtime::fromDevice(words, h, layout);
+      }
       result.host.emplace(o.name, std::move(h));
     }
   }
