@@ -33,11 +33,15 @@ std::string normalise(const std::string& path) {
   return out;
 }
 
-std::string resolve(const std::string& from, const std::string& name) {
+}  // namespace
+
+std::string resolveInclude(const std::string& from, const std::string& name) {
   if (!name.starts_with(".")) return normalise(name);
   const size_t slash = from.find_last_of('/');
   return normalise((slash == std::string::npos ? std::string() : from.substr(0, slash)) + "/" + name);
 }
+
+namespace {
 
 constexpr int kMaxDepth = 16;
 
@@ -68,7 +72,7 @@ void expand(const std::string& file, const ReadTemplate& read, std::vector<std::
     const bool alone = lineStart && m[3].matched;
     emit(last, alone ? at : at + m[1].length());
     const std::string included = withContext("in template " + file + " line " + std::to_string(line), [&] {
-      return resolve(file, m[2].str());
+      return resolveInclude(file, m[2].str());
     });
     expand(included, read, stack, out, depth + 1);
     for (char c : m.str(0)) line += c == '\n';

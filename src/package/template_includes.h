@@ -21,6 +21,8 @@ struct ExpandedTemplate {
 };
 
 using ReadTemplate = std::function<std::string(const std::string& relative)>;
+// The file an include names, relative to build/webgpu/: `name` from the file `from`.
+std::string resolveInclude(const std::string& from, const std::string& name);
 ExpandedTemplate expandIncludes(const std::string& relative, const ReadTemplate& read);
 
 // The error's first "line N" (of the expanded text), as "file line M" context.
