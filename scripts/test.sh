@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The whole test suite from nothing: installs what is missing (scripts/setup.sh), builds, and runs
-# every ctest suite (unit tests, GPU tests on lavapipe or the local GPU, CLI and hub tests).
+# The whole test suite from nothing: installs what is missing (scripts/setup.sh), builds, runs
+# every ctest suite (unit tests, GPU tests on lavapipe or the local GPU, CLI and hub tests, the
+# relocatable install), then the Python package: pip-installs it from python/ into the build tree
+# (reusing the build: scikit-build-core configures the same folder, which adds the Python modules)
+# and runs the pytest suite (tests/python) against that installed copy.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 start=$(date +%s)
@@ -8,4 +11,17 @@ start=$(date +%s)
 "$here/scripts/build.sh"
 build=${WGK_BUILD_DIR:-$here/build}
 ctest --test-dir "$build" --output-on-failure -j"${WGK_TEST_JOBS:-2}" "$@"
-echo "test.sh: done in $(( $(date +%s) - start )) s" >&2
+ctest_done=$(date +%s)
+
+py=/usr/bin/python3  # Debian's, whose packages setup.sh installed (another may come first on PATH)
+site="$build/python-site"
+CMAKE_GENERATOR=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$build/CMakeCache.txt") \
+  "$py" -m pip install --quiet --no-build-isolation --no-deps --upgrade --target "$site" \
+  --config-settings=build-dir="$build" --config-settings=cmake.build-type="${WGK_BUILD_TYPE:-RelWithDebInfo}" \
+  --config-settings=install.strip=true \
+  "$here/python"
+pip_done=$(date +%s)
+PYTHONPATH="$site" "$py" -m pytest -q -p no:cacheprovider "$here/tests/python"
+end=$(date +%s)
+echo "test.sh: done in $((end - start)) s (ctest until $((ctest_done - start)) s; Python package install" \
+  "$((pip_done - ctest_done)) s, pytest $((end - pip_done)) s)" >&2

@@ -16,8 +16,8 @@
 //
 //   wgk::DeviceProfile p = wgk::DeviceProfile::load("h200.json");
 //   if (p.hasFeature("shader-f16")) ...; uint64_t n = p.limit("maxStorageBufferBindingSize");
+//   std::string text = p.toJsonText();   // what `wgk devices --json` prints
 #pragma once
-
 
 #include <cstdint>
 #include <map>
@@ -25,8 +25,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace wgk {
 
@@ -65,9 +63,11 @@ struct DeviceProfile {
   // Throws Error(NotFound) naming the limit when the profile lacks it.
   uint64_t limit(std::string_view name) const;
 
-  nlohmann::json toJson() const;
-  // Validates the shape (objects, arrays of strings, integer limits); errors name the JSON path.
-  static DeviceProfile fromJson(const nlohmann::json& j);
+  // The profile as JSON text, indented by `indent` spaces (-1: one line).
+  std::string toJsonText(int indent = 2) const;
+  // Parses JSON text and validates the shape (objects, arrays of strings, integer limits): errors
+  // (Parse, Manifest) name the JSON path.
+  static DeviceProfile fromJsonText(std::string_view text);
   static DeviceProfile load(const std::string& path);  // reads + parses a profile file
 };
 

@@ -60,7 +60,7 @@ void runDevices(const DevicesOptions& o) {
   devOptions.requireF16 = false;  // show the adapter first, refuse it below
   wgk::gpu::Device dev = wgk::gpu::Device::create(devOptions);
   if (o.json)
-    std::cout << dev.profile().toJson().dump(2) << "\n";
+    std::cout << dev.profile().toJsonText() << "\n";
   else
     printText(dev, lib);
   std::cout.flush();

@@ -6,6 +6,7 @@
 #include "cli/command.h"
 #include "cli/support_hub_options.h"
 #include "package/package.h"
+#include "wgk/error.h"
 
 namespace fs = std::filesystem;
 
@@ -19,6 +20,10 @@ void addListCommand(CLI::App& app) {
     const fs::path root = wgk::cli::defaultPackagesDir();
     nlohmann::json out = nlohmann::json::array();
     std::error_code ec;
+    if (!fs::is_directory(root, ec))
+      throw wgk::Error(wgk::ErrorCode::NotFound, "the embedded packages folder '" + root.string() +
+                                                     "' does not exist: set WGK_PACKAGES to a folder holding "
+                                                     "<org>/<name>/build/webgpu");
     std::vector<fs::path> folders;
     for (const auto& org : fs::directory_iterator(root, ec))
       if (org.is_directory())

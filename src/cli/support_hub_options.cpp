@@ -1,11 +1,11 @@
 #include "cli/support_hub_options.h"
 
-#include "hub/fs_util.h"
+#include "runtime/package_loader.h"
 
 namespace wgk::cli {
 
 std::string defaultPackagesDir() {
-  return hub::envOr("WGK_PACKAGES", WGK_DEFAULT_PACKAGES_DIR);
+  return runtime::embeddedPackagesRoot("");
 }
 
 hub::HubOptions HubCliOptions::toHubOptions() const {

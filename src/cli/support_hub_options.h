@@ -30,7 +30,8 @@ struct HubCliOptions {
 // Adds the options to `cmd`; withLock=false leaves out --lock (for `wgk lock` itself).
 void addHubOptions(CLI::App* cmd, HubCliOptions& options, bool withLock = true);
 
-// WGK_PACKAGES, else the packages/ folder of the source tree this binary was built from.
+// The embedded packages root, as the runtime finds it (runtime::embeddedPackagesRoot): WGK_PACKAGES,
+// the install prefix's share/wgk/packages, else the source tree's packages/.
 std::string defaultPackagesDir();
 
 }  // namespace wgk::cli

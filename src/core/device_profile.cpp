@@ -27,14 +27,14 @@ uint64_t DeviceProfile::limit(std::string_view name) const {
   return it->second;
 }
 
-nlohmann::json DeviceProfile::toJson() const {
+nlohmann::json toJson(const DeviceProfile& p) {
   nlohmann::json info = nlohmann::json::object();
-  for (const auto& [k, v] : adapterInfoStrings) info[k] = v;
-  for (const auto& [k, v] : adapterInfoNumbers) info[k] = v;
-  if (isFallbackAdapter) info["isFallbackAdapter"] = true;
-  if (!subgroupMatrixConfigs.empty()) {
+  for (const auto& [k, v] : p.adapterInfoStrings) info[k] = v;
+  for (const auto& [k, v] : p.adapterInfoNumbers) info[k] = v;
+  if (p.isFallbackAdapter) info["isFallbackAdapter"] = true;
+  if (!p.subgroupMatrixConfigs.empty()) {
     nlohmann::json configs = nlohmann::json::array();
-    for (const auto& c : subgroupMatrixConfigs)
+    for (const auto& c : p.subgroupMatrixConfigs)
       configs.push_back({{"componentType", c.componentType},
                          {"resultComponentType", c.resultComponentType},
                          {"M", c.M},
@@ -43,15 +43,15 @@ nlohmann::json DeviceProfile::toJson() const {
     info["subgroupMatrixConfigs"] = configs;
   }
   nlohmann::json lim = nlohmann::json::object();
-  for (const auto& [k, v] : limits) lim[k] = v;
+  for (const auto& [k, v] : p.limits) lim[k] = v;
   return {{"adapterInfo", info},
-          {"features", features},
-          {"wgslLanguageFeatures", wgslLanguageFeatures},
+          {"features", p.features},
+          {"wgslLanguageFeatures", p.wgslLanguageFeatures},
           {"limits", lim},
-          {"numerics", numerics}};
+          {"numerics", p.numerics}};
 }
 
-DeviceProfile DeviceProfile::fromJson(const nlohmann::json& j) {
+DeviceProfile deviceProfileFromJson(const nlohmann::json& j) {
   if (!j.is_object()) bad("", "expected a JSON object");
   DeviceProfile p;
   for (const auto& [key, value] : j.items()) {
@@ -111,6 +111,20 @@ DeviceProfile DeviceProfile::fromJson(const nlohmann::json& j) {
   return p;
 }
 
+std::string DeviceProfile::toJsonText(int indent) const {
+  return toJson(*this).dump(indent);
+}
+
+DeviceProfile DeviceProfile::fromJsonText(std::string_view text) {
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(ErrorCode::Parse, std::string("device profile is not valid JSON: ") + e.what());
+  }
+  return deviceProfileFromJson(j);
+}
+
 DeviceProfile DeviceProfile::load(const std::string& path) {
   std::ifstream in(path);
   if (!in) throw Error(ErrorCode::Io, "cannot open device profile '" + path + "'");
@@ -120,7 +134,7 @@ DeviceProfile DeviceProfile::load(const std::string& path) {
   } catch (const nlohmann::json::exception& e) {
     throw Error(ErrorCode::Parse, "device profile '" + path + "' is not valid JSON: " + e.what());
   }
-  return withContext("reading device profile " + path, [&] { return fromJson(j); });
+  return withContext("reading device profile " + path, [&] { return deviceProfileFromJson(j); });
 }
 
 }  // namespace wgk

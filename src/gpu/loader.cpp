@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <mutex>
 
+#include "core/install_layout.h"
 #include "gpu/elf_symbols.h"
 #include "gpu/webgpu_procs.h"
 #include "wgk/error.h"
@@ -53,17 +54,21 @@ std::string joinTried(const std::vector<std::string>& tried) {
   throw Error(ErrorCode::Setup, msg + ": " + kFixHint);
 }
 
-// libwgk_napi_stubs.so: $WGK_NAPI_STUBS, next to the executable, the build tree, the install tree.
+// The install prefix's folder of run-time files (core/install_layout.h), or "" outside a prefix.
+std::string installedRuntimeFile(const char* name) {
+  auto dir = install::runtimeFilesDir();
+  return dir ? (*dir / name).string() : std::string();
+}
+
+// libwgk_napi_stubs.so: $WGK_NAPI_STUBS, the install prefix wgk runs from, next to the executable,
+// the build tree.
 std::string findNapiStubs(const LoaderConfig& c, std::vector<std::string>& tried) {
   std::vector<std::string> candidates;
   if (!c.napiStubs.empty()) candidates.push_back(c.napiStubs);
   if (std::string e = envOr("WGK_NAPI_STUBS"); !e.empty()) candidates.push_back(e);
-  if (std::string d = executableDir(); !d.empty()) {
-    candidates.push_back(d + "/libwgk_napi_stubs.so");
-    candidates.push_back(d + "/../lib/libwgk_napi_stubs.so");
-  }
+  if (std::string p = installedRuntimeFile("libwgk_napi_stubs.so"); !p.empty()) candidates.push_back(p);
+  if (std::string d = executableDir(); !d.empty()) candidates.push_back(d + "/libwgk_napi_stubs.so");
   candidates.push_back(WGK_NAPI_STUBS_BUILD_PATH);
-  candidates.push_back(WGK_NAPI_STUBS_INSTALL_PATH);
   for (const auto& p : candidates) {
     tried.push_back(p);
     if (isFile(p)) return p;
@@ -205,15 +210,21 @@ LoaderConfig LoaderConfig::fromEnvironment() {
   if (std::string lib = envOr("WGK_WEBGPU_LIBRARY"); !lib.empty())
     return cApiLibrary(lib, "WGK_WEBGPU_LIBRARY");
   if (std::string node = envOr("WGK_DAWN_NODE"); !node.empty()) return dawnNode(node, "WGK_DAWN_NODE");
-  LoaderConfig c = dawnNode(WGK_DAWN_NODE_DEFAULT, "the build default");
-  if (!isFile(c.path)) {
-    if (std::string d = executableDir(); !d.empty()) {
-      std::string beside = d + "/dawn.node";
-      c.tried.push_back(beside);
-      if (isFile(beside)) {
-        c.path = beside;
-        c.source = "next to the executable";
-      }
+  // The first that exists; when none does, the first is reported with every path tried.
+  std::vector<std::pair<std::string, std::string>> candidates;  // (path, source)
+  if (std::string p = installedRuntimeFile("dawn.node"); !p.empty())
+    candidates.emplace_back(p, "the install prefix");
+  candidates.emplace_back(WGK_DAWN_NODE_DEFAULT, "the build default");
+  if (std::string d = executableDir(); !d.empty())
+    candidates.emplace_back(d + "/dawn.node", "next to the executable");
+  LoaderConfig c = dawnNode(candidates.front().first, candidates.front().second);
+  c.tried.clear();
+  for (const auto& [path, source] : candidates) {
+    c.tried.push_back(path);
+    if (isFile(path)) {
+      c.path = path;
+      c.source = source;
+      break;
     }
   }
   return c;

@@ -8,8 +8,9 @@
 //    N-API imports resolvable, then dawnProcSetProcs(dawn::native::GetProcs()) is called.
 //  - any library exporting the C API (WGK_WEBGPU_LIBRARY=/path/libwebgpu_dawn.so), via dlsym.
 //
-// Where dawn.node is looked for: $WGK_DAWN_NODE, else the path configured at build time (CMake
-// cache WGK_DAWN_NODE), else dawn.node next to the executable. The first library loaded stays
+// Where dawn.node is looked for: $WGK_DAWN_NODE, else <prefix>/<libdir>/wgk/dawn.node of the
+// install prefix wgk runs from (core/install_layout.h), else the path configured at build time
+// (CMake cache WGK_DAWN_NODE), else dawn.node next to the executable. The first library loaded stays
 // loaded for the life of the process; loading is thread-safe and happens once.
 //
 //   const wgk::gpu::LoaderInfo& info = wgk::gpu::ensureLoaded();  // throws Error(Setup)

@@ -256,7 +256,7 @@ nlohmann::json evidenceJson(const BenchRun& run, const CopyRoofline& roofline, c
   j["wgkVersion"] = wgkVersion;
   j["date"] = utcNow();
   j["host"] = hostInfo();
-  j["device"] = device.toJson();
+  j["device"] = toJson(device);
   j["packages"] = nlohmann::json::array();
   for (const auto& p : run.packages)
     j["packages"].push_back({{"op", p.op}, {"repo", p.repo}, {"revision", p.revision}, {"origin", p.origin}});

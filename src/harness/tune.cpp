@@ -158,7 +158,7 @@ std::vector<TuneOutcome> tunePackage(Runtime& rt, Kernel& kernel, BenchSelection
   const std::string key = runtime::TuningTable::deviceKeyOf(profile);
   if (table.deviceKey.empty()) {
     table.deviceKey = key;
-    table.device = profile.toJson()["adapterInfo"];
+    table.device = toJson(profile)["adapterInfo"];
   } else if (table.deviceKey != key) {
     throw Error(ErrorCode::InvalidArgument, "the tuning table was measured on another device ('" +
                                                 table.deviceKey + "'); this one is '" + key +

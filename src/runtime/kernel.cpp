@@ -32,7 +32,7 @@ plan::Plan KernelImpl::plan(const plan::PlanRequest& request, bool renderShaders
   applyTuning(r);
   plan::PlanOptions o;
   o.renderShaders = renderShaders;
-  return withContext("planning " + source_.opId, [&] { return planner_.plan(r, runtime_.profile(), o); });
+  return planner_.plan(r, runtime_.profile(), o);  // Planner::plan adds "planning <op>" itself
 }
 
 std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& request) {
@@ -46,9 +46,7 @@ std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& reque
   }
   ++runtime_.planMisses;
   auto prepared = std::make_shared<PreparedPlan>();
-  prepared->plan = withContext("planning " + source_.opId, [&] {
-    return planner_.plan(request, runtime_.profile(), plan::PlanOptions{});
-  });
+  prepared->plan = planner_.plan(request, runtime_.profile(), plan::PlanOptions{});  // adds "planning <op>"
   const plan::Plan& p = prepared->plan;
   {
     std::lock_guard gpuLock(runtime_.gpuMutex());

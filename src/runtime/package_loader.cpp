@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "core/install_layout.h"
 #include "hub/resolver.h"
 #include "wgk/error.h"
 
@@ -20,10 +21,11 @@ bool looksLikePath(const std::string& text) {
 std::string embeddedPackagesRoot(const std::string& configured) {
   if (!configured.empty()) return configured;
   if (const char* env = std::getenv("WGK_PACKAGES"); env && *env) return env;
+  // An installed wgk uses its own prefix's packages, even when the tree it was built from exists.
   std::error_code ec;
-  for (const char* candidate : {WGK_DEFAULT_PACKAGES_DIR, WGK_INSTALLED_PACKAGES_DIR})
-    if (fs::is_directory(candidate, ec)) return candidate;
-  return WGK_DEFAULT_PACKAGES_DIR;
+  if (auto installed = install::packagesDir(); installed && fs::is_directory(*installed, ec))
+    return installed->string();
+  return WGK_SOURCE_PACKAGES_DIR;
 }
 
 hub::HubOptions hubOptionsFor(const RuntimeOptions& options) {

@@ -37,7 +37,7 @@ TEST(Device, ProfileShowsVulkanAdapterWithTheFeaturesKernelsNeed) {
 
 TEST(Device, ProfileJsonRoundTrips) {
   const DeviceProfile& p = sharedDevice().profile();
-  DeviceProfile back = DeviceProfile::fromJson(p.toJson());
+  DeviceProfile back = DeviceProfile::fromJsonText(p.toJsonText());
   EXPECT_EQ(back.features, p.features);
   EXPECT_EQ(back.limits, p.limits);
   EXPECT_EQ(back.adapterInfoStrings, p.adapterInfoStrings);

@@ -20,7 +20,7 @@ const char* kLavapipe = R"({
 
 std::string errorOf(const nlohmann::json& j) {
   try {
-    DeviceProfile::fromJson(j);
+    deviceProfileFromJson(j);
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Manifest);
     return e.message();
@@ -30,7 +30,7 @@ std::string errorOf(const nlohmann::json& j) {
 }
 
 TEST(DeviceProfile, ParsesAndRoundTrips) {
-  const auto p = DeviceProfile::fromJson(nlohmann::json::parse(kLavapipe));
+  const auto p = deviceProfileFromJson(nlohmann::json::parse(kLavapipe));
   EXPECT_TRUE(p.hasFeature("shader-f16"));
   EXPECT_FALSE(p.hasFeature("float32-filterable"));
   EXPECT_EQ(p.limit("maxComputeWorkgroupsPerDimension"), 65535u);
@@ -41,9 +41,9 @@ TEST(DeviceProfile, ParsesAndRoundTrips) {
   EXPECT_TRUE(p.numerics.empty());  // absent: no probed facts
   auto probed = nlohmann::json::parse(kLavapipe);
   probed["numerics"] = {"f16-rounding-rne"};
-  EXPECT_EQ(DeviceProfile::fromJson(probed).numerics.count("f16-rounding-rne"), 1u);
-  const auto again = DeviceProfile::fromJson(p.toJson());
-  EXPECT_EQ(again.toJson(), p.toJson());
+  EXPECT_EQ(deviceProfileFromJson(probed).numerics.count("f16-rounding-rne"), 1u);
+  const auto again = deviceProfileFromJson(toJson(p));
+  EXPECT_EQ(toJson(again), toJson(p));
   EXPECT_EQ(again.adapterInfoNumbers, p.adapterInfoNumbers);
   try {
     p.limit("maxFoo");
@@ -107,6 +107,19 @@ TEST(DeviceProfile, LoadsFilesWithClearErrors) {
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Io);
+  }
+}
+
+TEST(DeviceProfile, JsonTextRoundTripsThroughThePublicForm) {
+  const auto p = DeviceProfile::fromJsonText(kLavapipe);
+  EXPECT_EQ(p.limit("maxBufferSize"), 4294967296u);
+  EXPECT_EQ(toJson(DeviceProfile::fromJsonText(p.toJsonText())), toJson(p));
+  EXPECT_EQ(p.toJsonText(-1).find('\n'), std::string::npos);
+  try {
+    DeviceProfile::fromJsonText("{\"limits\": ");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Parse);
   }
 }
 

@@ -1,0 +1,317 @@
+// wgk.Kernel and wgk.CallResult: calling a loaded package on numpy arrays, DLPack providers and
+// device tensors (Kernel::call, the public API), and planning without running (the plan's JSON).
+#include <pybind11/stl.h>
+
+#include <functional>
+
+#include "arrays.h"
+#include "bindings.h"
+#include "errors.h"
+#include "runtime/attributes.h"
+#include "runtime/runtime_impl.h"
+#include "values.h"
+
+namespace wgk::python {
+namespace {
+
+constexpr const char* kKernelDoc =
+    R"(A loaded kernel package (Runtime.load). Call it with tensors named by the
+manifest's args (`X`, `bias`, `x`, `scale`, `qT`, ...) and attributes as keywords.
+
+Example:
+    >>> gelu = rt.load("webgpu-kernels/com.microsoft.FastGelu", version=1)
+    >>> y = gelu(X=x, bias=b)["Y"]                       # numpy in, numpy out
+    >>> rms = rt.load("webgpu-kernels/ai.onnx.RMSNormalization")
+    >>> out = rms(x=x, scale=s, epsilon=1e-6)           # or attrs={"epsilon": 1e-6}
+    >>> rms.plan(x=("float16", (4096, 2048)), scale=("float16", (2048,)))["variant"]
+    'last_axis_row_vec4'
+)";
+
+constexpr const char* kCallDoc = R"(Runs the kernel and returns its outputs by name.
+
+Args:
+    inputs: optional dict of tensors by arg name (for names that are not Python identifiers).
+    **kwargs: tensors by arg name (numpy arrays of any strides and byte order, DLPack providers
+        such as CPU torch tensors, nested lists, or wgk.DeviceTensor), and attributes by name.
+    attrs: dict of attributes (bool, int, float, str, list of numbers), besides the keywords.
+    variant: force this variant id (it must be eligible).
+    placement: "auto" (host outputs when every input is on the host, else device), "host" or
+        "device".
+    outputs: dict of wgk.DeviceTensor to write outputs into (dtype and shape must be what the
+        manifest derives); they are returned as given.
+
+Returns:
+    dict of numpy arrays (host outputs) or wgk.DeviceTensor (device outputs) by output name.
+
+Host inputs are copied once, into the upload; the GIL is released while the runtime works and
+waits for the GPU. Errors are wgk.Error subclasses (wgk.ContractError, wgk.NoVariantError, ...).
+
+Example:
+    >>> gelu(X=np.ones((2, 8), np.float16))["Y"].dtype
+    dtype('float16')
+    >>> yd = gelu(X=x, placement="device")["Y"]         # wgk.DeviceTensor
+)";
+
+constexpr const char* kPlanDoc = R"(Plans a call without running it: which variant the request gets, why every
+other variant was not chosen, the passes with their dispatch sizes, bindings and uniforms.
+
+Tensors are given as for a call, or as (dtype, shape) pairs: x=("float16", (4096, 2048)).
+
+Args:
+    device: None (this runtime's device), a device profile dict (Runtime.device of another
+        machine) or the path of a profile file (`wgk devices --json`).
+    wgsl: also render every pass's WGSL.
+
+Returns:
+    the plan as a dict: "variant", "selectedBy", "variants" (id, priority, eligible, reason),
+    "outputs", "passes" (dispatch, bindings, ...).
+)";
+
+const package::Manifest& manifestOf(const PyKernel& k) {
+  return k.kernel.impl().planner().package().manifest();
+}
+
+bool isAttributeName(const package::Manifest& m, const std::string& name) {
+  return m.attributeDefault(name) != nullptr;
+}
+
+// Sorts a call's named values into tensors and attributes. Names the manifest lists as args are
+// tensors, names it lists as attributes are attributes; an unknown name is a tensor when its value
+// is array-like, else an attribute, so that the runtime's error calls it what the caller meant.
+void collect(const PyKernel& k, py::handle inputs, py::handle attrs, const py::kwargs& kwargs,
+             const std::function<void(const std::string&, py::handle)>& onTensor,
+             std::map<std::string, Attribute>& attributes) {
+  const package::Manifest& m = manifestOf(k);
+  attributes = toAttributes(attrs, "attrs");
+  std::set<std::string> seen;
+  auto once = [&](const std::string& name) {
+    if (!seen.insert(name).second || attributes.count(name))
+      invalidArgument("'" + name + "' is given twice (as a keyword, in inputs= or in attrs=)");
+  };
+  if (!inputs.is_none()) {
+    if (!py::isinstance<py::dict>(inputs))
+      invalidArgument("inputs must be a dict of tensors by arg name, got " + std::string(py::repr(inputs)));
+    for (auto [key, value] : py::reinterpret_borrow<py::dict>(inputs)) {
+      const std::string name = py::str(key);
+      once(name);
+      onTensor(name, value);
+    }
+  }
+  for (auto [key, value] : kwargs) {
+    const std::string name = py::str(key);
+    once(name);
+    const bool tensor =
+        m.findArg(name) || (!isAttributeName(m, name) && (asDeviceTensor(value) || isArrayLike(value)));
+    if (tensor)
+      onTensor(name, value);
+    else
+      attributes.emplace(name, toAttribute(value, name));
+  }
+}
+
+OutputPlacement parsePlacement(const std::string& p) {
+  if (p == "auto") return OutputPlacement::Auto;
+  if (p == "host") return OutputPlacement::Host;
+  if (p == "device") return OutputPlacement::Device;
+  invalidArgument("placement must be \"auto\", \"host\" or \"device\", got \"" + p + "\"");
+}
+
+struct PyCallResult {
+  py::dict outputs;
+  std::string variant, selectedBy;
+  py::dict timings;
+};
+
+PyCallResult call(PyKernel& k, py::object inputs, py::object attrs, py::object variant,
+                  const std::string& placement, py::object outputs, bool timestamps,
+                  const py::kwargs& kwargs) {
+  std::map<std::string, HostTensor> host;  // stable addresses: TensorRefs point at them
+  std::map<std::string, TensorRef> refs;
+  CallOptions options;
+  collect(
+      k, inputs, attrs, kwargs,
+      [&](const std::string& name, py::handle v) {
+        if (const PyDeviceTensor* d = asDeviceTensor(v))
+          refs.emplace(name, TensorRef(d->tensor));
+        else
+          refs.emplace(name, TensorRef(host.emplace(name, toHostTensor(v, name)).first->second));
+      },
+      options.attrs);
+  if (!variant.is_none()) options.variant = variant.cast<std::string>();
+  options.placement = parsePlacement(placement);
+  options.timestamps = timestamps;
+  py::dict given;
+  if (!outputs.is_none()) {
+    if (!py::isinstance<py::dict>(outputs))
+      invalidArgument("outputs must be a dict of wgk.DeviceTensor by output name");
+    for (auto [key, value] : py::reinterpret_borrow<py::dict>(outputs)) {
+      const std::string name = py::str(key);
+      const PyDeviceTensor* d = asDeviceTensor(value);
+      if (!d) invalidArgument("outputs['" + name + "'] must be a wgk.DeviceTensor (Runtime.allocate)");
+      options.outputs.emplace(name, d->tensor.view());
+      given[key] = value;
+    }
+  }
+  CallResult r;
+  {
+    py::gil_scoped_release unlocked;
+    r = k.kernel.call(refs, options);
+  }
+  PyCallResult out;
+  for (auto& [name, t] : r.host) out.outputs[py::str(name)] = toNumpy(std::move(t));
+  for (auto& [name, t] : r.device) out.outputs[py::str(name)] = py::cast(PyDeviceTensor{k.runtime, t});
+  for (auto [key, value] : given) out.outputs[key] = value;
+  out.variant = r.variant;
+  out.selectedBy = r.selectedBy;
+  out.timings["upload_us"] = r.timings.uploadUs;
+  out.timings["gpu_us"] =
+      r.timings.gpuUs < 0 ? py::object(py::none()) : py::object(py::float_(r.timings.gpuUs));
+  out.timings["readback_us"] = r.timings.readbackUs;
+  out.timings["total_us"] = r.timings.totalUs;
+  return out;
+}
+
+bool isDtypeLike(py::handle v) {
+  return py::isinstance<py::str>(v) || py::isinstance<py::dtype>(v) || PyType_Check(v.ptr()) ||
+         py::hasattr(v, "is_floating_point");  // a torch dtype
+}
+
+// A tensor for planning: its dtype and shape only, never copied.
+plan::TensorDesc describe(py::handle v, const std::string& name) {
+  if (const PyDeviceTensor* d = asDeviceTensor(v)) return {d->tensor.dtype(), d->tensor.shape()};
+  if ((py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) && py::len(v) == 2 &&
+      isDtypeLike(v[py::int_(0)]))
+    return {parseDtype(v[py::int_(0)], "input '" + name + "'"),
+            shapeOf(v[py::int_(1)], "the shape of input '" + name + "'")};
+  py::array a = asNumpy(v, name);
+  return {parseDtype(a.dtype(), "input '" + name + "'"), Shape(a.shape(), a.shape() + a.ndim())};
+}
+
+DeviceProfile profileArgument(py::handle device) {
+  if (py::isinstance<py::dict>(device)) return DeviceProfile::fromJsonText(toJsonText(device));
+  const std::string path = py::str(py::module_::import("os").attr("fspath")(device));
+  return DeviceProfile::load(path);
+}
+
+py::dict sourceDict(const PackageSource& s) {
+  py::dict d;
+  d["repo"] = s.repo;
+  d["op"] = s.opId;
+  d["requested"] = s.requested;
+  d["revision"] = s.revision;
+  d["origin"] = s.origin;
+  d["folder"] = s.folder;
+  return d;
+}
+
+py::list argNames(const package::Manifest& m, package::ArgRole role) {
+  py::list out;
+  for (const auto& a : m.args)
+    if (a.role == role) out.append(a.name);
+  return out;
+}
+
+}  // namespace
+
+py::object planKernel(const PyKernel& k, py::object inputs, py::object attrs, py::object variant,
+                      py::object device, bool wgsl, py::kwargs kwargs) {
+  plan::PlanRequest request;
+  std::map<std::string, Attribute> attributes;
+  collect(
+      k, inputs, attrs, kwargs,
+      [&](const std::string& name, py::handle v) { request.inputs.emplace(name, describe(v, name)); },
+      attributes);
+  request.attrs = runtime::toValues(attributes);
+  if (!variant.is_none()) request.forcedVariant = variant.cast<std::string>();
+  std::optional<DeviceProfile> profile;
+  if (!device.is_none()) profile = profileArgument(device);
+  std::string json;
+  {
+    py::gil_scoped_release unlocked;
+    const KernelImpl& impl = k.kernel.impl();
+    plan::Plan p;
+    if (profile) {
+      plan::PlanOptions o;
+      o.renderShaders = wgsl;
+      p = impl.planner().plan(request, *profile, o);
+    } else {
+      p = impl.plan(request, wgsl);
+    }
+    json = p.toJson(wgsl).dump();
+  }
+  return fromJsonText(json);
+}
+
+void bindKernel(py::module_& m) {
+  py::class_<PyCallResult>(m, "CallResult", "What Kernel.call returns: the outputs and how the call ran.")
+      .def_readonly("outputs", &PyCallResult::outputs,
+                    "dict of numpy arrays or wgk.DeviceTensor by output name")
+      .def_readonly("variant", &PyCallResult::variant, "the variant that ran")
+      .def_readonly("selected_by", &PyCallResult::selectedBy, "\"priority\", \"forced\" or \"tuning\"")
+      .def_readonly("timings", &PyCallResult::timings,
+                    "upload_us, gpu_us (timestamps=True, else None), readback_us, total_us")
+      .def("__repr__", [](const PyCallResult& r) {
+        return "wgk.CallResult(variant='" + r.variant +
+               "', outputs=" + std::string(py::repr(r.outputs.attr("keys")())) + ")";
+      });
+
+  py::class_<PyKernel>(m, "Kernel", kKernelDoc)
+      .def(
+          "__call__",
+          [](PyKernel& k, py::object inputs, py::object attrs, py::object variant,
+             const std::string& placement, py::object outputs, py::kwargs kwargs) {
+            return call(k, inputs, attrs, variant, placement, outputs, false, kwargs).outputs;
+          },
+          py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(), py::arg("attrs") = py::none(),
+          py::arg("variant") = py::none(), py::arg("placement") = "auto", py::arg("outputs") = py::none(),
+          kCallDoc)
+      .def(
+          "call",
+          [](PyKernel& k, py::object inputs, py::object attrs, py::object variant,
+             const std::string& placement, py::object outputs, bool timestamps, py::kwargs kwargs) {
+            return call(k, inputs, attrs, variant, placement, outputs, timestamps, kwargs);
+          },
+          py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(), py::arg("attrs") = py::none(),
+          py::arg("variant") = py::none(), py::arg("placement") = "auto", py::arg("outputs") = py::none(),
+          py::arg("timestamps") = false,
+          "As calling the kernel, but returns a wgk.CallResult: the outputs, the variant that ran, how it "
+          "was "
+          "selected and the timings (timestamps=True measures GPU time with timestamp queries).")
+      .def(
+          "plan",
+          [](const PyKernel& k, py::object inputs, py::object attrs, py::object variant, py::object device,
+             bool wgsl,
+             py::kwargs kwargs) { return planKernel(k, inputs, attrs, variant, device, wgsl, kwargs); },
+          py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(), py::arg("attrs") = py::none(),
+          py::arg("variant") = py::none(), py::arg("device") = py::none(), py::arg("wgsl") = false, kPlanDoc)
+      .def_property_readonly(
+          "source", [](const PyKernel& k) { return sourceDict(k.kernel.source()); },
+          "Where the package came from: repo, op, requested, revision, origin (embedded, cache, network, "
+          "lock, "
+          "path), folder.")
+      .def_property_readonly(
+          "op", [](const PyKernel& k) { return k.kernel.source().opId; },
+          "The op id, e.g. com.microsoft.FastGelu.")
+      .def_property_readonly(
+          "inputs", [](const PyKernel& k) { return argNames(manifestOf(k), package::ArgRole::Input); },
+          "The input tensors' arg names, in manifest order.")
+      .def_property_readonly(
+          "outputs", [](const PyKernel& k) { return argNames(manifestOf(k), package::ArgRole::Output); },
+          "The output tensors' arg names, in manifest order.")
+      .def_property_readonly(
+          "attributes",
+          [](const PyKernel& k) {
+            py::dict out;
+            for (const auto& a : manifestOf(k).attributes)
+              if (const expr::Value* v = manifestOf(k).attributeDefault(a.name))
+                out[py::str(a.name)] = fromJsonText(v->toJson().dump());
+            return out;
+          },
+          "The attributes with their defaults.")
+      .def("__repr__", [](const PyKernel& k) {
+        const PackageSource& s = k.kernel.source();
+        return "wgk.Kernel('" + s.opId + "', origin='" + s.origin + "', revision='" + s.revision + "')";
+      });
+}
+
+}  // namespace wgk::python

@@ -1,0 +1,15 @@
+// wgk._wgk: the Python API of wgk (python/wgk/__init__.py re-exports it; docs/python.md).
+#include <pybind11/pybind11.h>
+
+#include "bindings.h"
+#include "errors.h"
+
+PYBIND11_MODULE(_wgk, m) {
+  m.doc() = "wgk: versioned WebGPU kernels, natively (the extension module; import wgk)";
+  wgk::python::bindErrors(m);
+  wgk::python::bindTensors(m);
+  wgk::python::bindKernel(m);
+  wgk::python::bindRuntime(m);
+  wgk::python::bindCli(m);
+  m.attr("__version__") = WGK_VERSION;
+}

@@ -1,0 +1,183 @@
+// wgk.Runtime: a device and its caches; loads packages, moves tensors (wgk::Runtime).
+#include <pybind11/stl.h>
+
+#include "arrays.h"
+#include "bindings.h"
+#include "errors.h"
+#include "values.h"
+
+namespace wgk::python {
+namespace {
+
+constexpr const char* kRuntimeDoc =
+    R"(A WebGPU device (Dawn on Vulkan; lavapipe without a GPU) with wgk's caches.
+
+One runtime, and every kernel it loaded, may be used from several Python threads at once; the GIL
+is released while the runtime works and waits for the GPU.
+
+Args (all optional, keyword-only):
+    packages_dir: the embedded packages root (default: WGK_PACKAGES, then the installed ones).
+    cache_dir: the hub cache (default: WGK_CACHE, then ~/.cache/wgk).
+    endpoint: the hub endpoint (default: WGK_ENDPOINT, then https://huggingface.co/kernels).
+    lock_file: resolve packages only as this lock file (wgk lock) says.
+    tuning_file: a `wgk tune` table of this device.
+    offline: never touch the network (also WGK_OFFLINE=1).
+    trust_remote_code: allow organisations other than webgpu-kernels.
+
+Example:
+    >>> import numpy as np, wgk
+    >>> rt = wgk.Runtime()
+    >>> rt.device["adapterInfo"]["description"]
+    'llvmpipe (LLVM 15.0.6, 256 bits)'
+    >>> gelu = rt.load("webgpu-kernels/com.microsoft.FastGelu", version=1)
+    >>> gelu(X=np.linspace(-3, 3, 16, dtype=np.float32).reshape(2, 8))["Y"].shape
+    (2, 8)
+)";
+
+constexpr const char* kLoadDoc =
+    R"(Loads a kernel package: a repo id "webgpu-kernels/<domain>.<Op>" (embedded,
+cached or downloaded, always digest-checked) or a package folder.
+
+Args:
+    version: the contract version N (follows branch vN; default 1).
+    revision: a 40-hex commit that pins exact bytes.
+
+Loading the same package twice returns kernels that share one plan cache.
+
+Example:
+    >>> rms = rt.load("webgpu-kernels/ai.onnx.RMSNormalization", version=1)
+    >>> local = rt.load("packages/webgpu-kernels/com.microsoft.FastGelu")   # a folder
+)";
+
+template <class T>
+void setIf(T& field, const std::optional<T>& value) {
+  if (value) field = *value;
+}
+
+std::string pathArgument(py::handle v) {
+  return py::str(py::module_::import("os").attr("fspath")(v));
+}
+
+PyDeviceTensor upload(const PyRuntime& self, py::handle array, const std::string& name) {
+  HostTensor host = toHostTensor(array, name);
+  py::gil_scoped_release unlocked;
+  return {self.runtime, self.runtime->upload(host)};
+}
+
+}  // namespace
+
+void bindRuntime(py::module_& m) {
+  py::class_<PyRuntime>(m, "Runtime", kRuntimeDoc)
+      .def(py::init([](std::optional<py::object> packagesDir, std::optional<py::object> cacheDir,
+                       std::optional<std::string> endpoint, std::optional<py::object> lockFile,
+                       std::optional<py::object> tuningFile, bool offline, bool trustRemoteCode) {
+             RuntimeOptions o;
+             if (packagesDir) o.packagesDir = pathArgument(*packagesDir);
+             if (cacheDir) o.cacheDir = pathArgument(*cacheDir);
+             setIf(o.endpoint, endpoint);
+             if (lockFile) o.lockFile = pathArgument(*lockFile);
+             if (tuningFile) o.tuningFile = pathArgument(*tuningFile);
+             o.offline = offline;
+             o.trustRemoteCode = trustRemoteCode;
+             py::gil_scoped_release unlocked;
+             return PyRuntime{Runtime::create(o)};
+           }),
+           py::kw_only(), py::arg("packages_dir") = py::none(), py::arg("cache_dir") = py::none(),
+           py::arg("endpoint") = py::none(), py::arg("lock_file") = py::none(),
+           py::arg("tuning_file") = py::none(), py::arg("offline") = false,
+           py::arg("trust_remote_code") = false)
+      .def(
+          "load",
+          [](const PyRuntime& self, py::object repoOrPath, std::optional<int> version,
+             std::optional<std::string> revision) {
+            const std::string what = pathArgument(repoOrPath);
+            LoadOptions o;
+            o.version = version;
+            o.revision = revision;
+            py::gil_scoped_release unlocked;  // may download
+            return PyKernel{self.runtime, self.runtime->load(what, o)};
+          },
+          py::arg("repo_or_path"), py::kw_only(), py::arg("version") = py::none(),
+          py::arg("revision") = py::none(), kLoadDoc)
+      .def(
+          "upload", [](const PyRuntime& self, py::object array) { return upload(self, array, "array"); },
+          py::arg("array"),
+          "Copies a numpy array (or a DLPack provider, or anything numpy.asarray takes) to the device "
+          "once.\n\n"
+          "Example:\n    >>> xd = rt.upload(np.ones((4, 64), np.float16))\n    >>> xd.shape, xd.dtype\n"
+          "    ((4, 64), dtype('float16'))")
+      .def(
+          "from_dlpack",
+          [](const PyRuntime& self, py::object tensor) { return upload(self, tensor, "tensor"); },
+          py::arg("tensor"),
+          "A DLPack provider in CPU memory (a torch tensor, a numpy array, ...) as a new "
+          "wgk.DeviceTensor.\n\n"
+          "Example:\n    >>> xd = rt.from_dlpack(torch.ones(4, 64, dtype=torch.float16))")
+      .def(
+          "allocate",
+          [](const PyRuntime& self, py::object shape, py::object dtype) {
+            const Shape s = shapeOf(shape, "shape");
+            const DType t = parseDtype(dtype, "the tensor");
+            py::gil_scoped_release unlocked;
+            return PyDeviceTensor{self.runtime, self.runtime->allocate(t, s)};
+          },
+          py::arg("shape"), py::arg("dtype"),
+          "A new device tensor (contents unspecified), e.g. for a kernel call's outputs=.")
+      .def(
+          "plan",
+          [](const PyRuntime& self, py::object repoOrPath, py::object inputs, std::optional<int> version,
+             std::optional<std::string> revision, py::object attrs, py::object variant, py::object device,
+             bool wgsl, py::kwargs kwargs) {
+            const std::string what = pathArgument(repoOrPath);
+            LoadOptions o;
+            o.version = version;
+            o.revision = revision;
+            PyKernel k;
+            {
+              py::gil_scoped_release unlocked;
+              k = PyKernel{self.runtime, self.runtime->load(what, o)};
+            }
+            return planKernel(k, inputs, attrs, variant, device, wgsl, kwargs);
+          },
+          py::arg("repo_or_path"), py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(),
+          py::arg("version") = py::none(), py::arg("revision") = py::none(), py::arg("attrs") = py::none(),
+          py::arg("variant") = py::none(), py::arg("device") = py::none(), py::arg("wgsl") = false,
+          "Loads a package and plans a request on it (Kernel.plan): the explanation as a dict.\n\n"
+          "Example:\n    >>> p = rt.plan(\"webgpu-kernels/com.microsoft.FastGelu\", X=(\"float16\", (4096, "
+          "16384)),\n"
+          "    ...             bias=(\"float16\", (16384,)), device=\"h200.json\")\n"
+          "    >>> p[\"variant\"], [(v[\"id\"], v[\"reason\"]) for v in p[\"variants\"]]")
+      .def_property_readonly(
+          "device", [](const PyRuntime& self) { return fromJsonText(self.runtime->device().toJsonText(-1)); },
+          "The device profile as a dict: adapterInfo, features, wgslLanguageFeatures, limits, numerics "
+          "(the JSON of `wgk devices --json`; Kernel.plan(device=...) takes it).")
+      .def_property_readonly(
+          "cache_stats",
+          [](const PyRuntime& self) {
+            const CacheStats s = self.runtime->cacheStats();
+            py::dict d;
+            d["shader_modules_compiled"] = s.shaderModulesCompiled;
+            d["pipeline_hits"] = s.pipelineHits;
+            d["plan_hits"] = s.planHits;
+            d["plan_misses"] = s.planMisses;
+            d["bind_group_hits"] = s.bindGroupHits;
+            d["bind_group_misses"] = s.bindGroupMisses;
+            d["pooled_buffers"] = s.pooledBuffers;
+            return d;
+          },
+          "The runtime's cache counters (docs/runtime.md, Caches).")
+      .def(
+          "wait_idle",
+          [](const PyRuntime& self) {
+            py::gil_scoped_release unlocked;
+            self.runtime->waitIdle();
+          },
+          "Blocks until all submitted GPU work has finished.")
+      .def("__repr__", [](const PyRuntime& self) {
+        const auto& info = self.runtime->device().adapterInfoStrings;
+        auto it = info.find("description");
+        return "wgk.Runtime(device='" + (it == info.end() ? std::string("?") : it->second) + "')";
+      });
+}
+
+}  // namespace wgk::python

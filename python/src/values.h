@@ -1,0 +1,25 @@
+// Python values <-> wgk attribute values and JSON (the plan, the device profile, manifest
+// defaults cross as JSON text and become plain dicts, lists, numbers and strings).
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <map>
+#include <string>
+
+#include "wgk/runtime.h"
+
+namespace wgk::python {
+
+namespace py = pybind11;
+
+// bool, int, float (Python or numpy scalars), str, or a sequence of ints / numbers (a list, a
+// tuple, a 1-D numpy array). Error(InvalidArgument) naming the attribute for anything else.
+Attribute toAttribute(py::handle value, const std::string& name);
+std::map<std::string, Attribute> toAttributes(py::handle dict, const std::string& what);
+py::object fromAttribute(const Attribute& value);
+
+py::object fromJsonText(const std::string& text);  // json.loads
+std::string toJsonText(py::handle value);          // json.dumps
+
+}  // namespace wgk::python

@@ -1,0 +1,67 @@
+# The rest of the Python surface: names, properties, how tensors and attributes are passed, where
+# an installed package finds its files, versions.
+import importlib.metadata
+import os
+
+import numpy as np
+import pytest
+
+import wgk
+
+
+def test_kernel_properties(gelu, rms):
+    assert gelu.op == "com.microsoft.FastGelu"
+    assert gelu.inputs == ["X", "bias"] and gelu.outputs == ["Y"]
+    assert rms.attributes == {"axis": -1, "epsilon": 1e-05, "stash_type": 1}
+    src = gelu.source
+    assert src["repo"] == "webgpu-kernels/com.microsoft.FastGelu" and src["origin"] == "embedded"
+    assert src["requested"] == "v1" and src["revision"].startswith("embedded:")
+    assert repr(gelu).startswith("wgk.Kernel('com.microsoft.FastGelu'")
+    assert repr(wgk.Runtime).startswith("<class 'wgk._wgk.Runtime'")
+
+
+def test_tensors_and_attributes_can_be_passed_every_way(rms, rng):
+    x = rng.uniform(-3, 3, (3, 16)).astype(np.float32)
+    s = np.ones(16, np.float32)
+    want = rms(x=x, scale=s, epsilon=1e-3)["y"]
+    for out in (rms({"x": x, "scale": s}, epsilon=1e-3), rms(x=x, scale=s, attrs={"epsilon": 1e-3}),
+                rms(x=x, scale=s, epsilon=np.float32(1e-3))):
+        np.testing.assert_allclose(out["y"], want, rtol=1e-6)
+    np.testing.assert_allclose(rms(x=x, scale=s, axis=np.int64(-1), epsilon=1e-3)["y"], want, rtol=1e-6)
+
+
+def test_forced_variant_and_call_result(gelu):
+    x = np.ones((2, 8), np.float32)
+    r = gelu.call(X=x, variant="scalar_no_bias")
+    assert r.variant == "scalar_no_bias" and r.selected_by == "forced"
+    assert set(r.timings) == {"upload_us", "gpu_us", "readback_us", "total_us"}
+    np.testing.assert_allclose(r.outputs["Y"], gelu(X=x)["Y"], rtol=1e-6)
+    assert "scalar_no_bias" in repr(r)
+
+
+def test_load_by_folder_and_pathlike(rt, gelu):
+    import pathlib
+
+    folder = pathlib.Path(gelu.source["folder"])
+    k = rt.load(folder)
+    assert k.source["origin"] == "path" and k.op == gelu.op
+    np.testing.assert_array_equal(k(X=np.ones((2, 8), np.float32))["Y"], gelu(X=np.ones((2, 8), np.float32))["Y"])
+
+
+def test_an_installed_package_uses_its_own_files(gelu):
+    here = os.path.dirname(wgk.__file__)
+    lib = os.path.join(here, "lib", "libwgk.so")
+    if not os.path.exists(lib):
+        pytest.skip("wgk runs from the build tree (PYTHONPATH=build/python)")
+    # The wheel is an install prefix inside wgk/: packages and Dawn come from there.
+    assert gelu.source["folder"].startswith(os.path.join(here, "share", "wgk", "packages") + os.sep)
+    assert os.path.exists(os.path.join(here, "lib", "wgk", "dawn.node"))
+    assert importlib.metadata.version("wgk") == wgk.__version__
+
+
+def test_type_stubs_are_shipped():
+    here = os.path.dirname(wgk.__file__)
+    assert os.path.exists(os.path.join(here, "_wgk.pyi")) and os.path.exists(os.path.join(here, "py.typed"))
+    for name in ("Runtime", "Kernel", "DeviceTensor", "CallResult", "Error"):
+        assert getattr(wgk, name).__doc__, name
+    assert ">>>" in wgk.Runtime.__doc__ and ">>>" in wgk.Kernel.__call__.__doc__
