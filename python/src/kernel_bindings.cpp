@@ -23,8 +23,8 @@ Example:
     >>> y = gelu(X=x, bias=b)["Y"]                       # numpy in, numpy out
     >>> rms = rt.load("webgpu-kernels/ai.onnx.RMSNormalization")
     >>> out = rms(x=x, scale=s, epsilon=1e-6)           # or attrs={"epsilon": 1e-6}
-    >>> rms.plan(x=("float16", (4096, 2048)), scale=("float16", (2048,)))["variant"]
-    'last_axis_row_vec4'
+    >>> rms.plan(x=("float16", (4096, 2048)), scale=("float16", (2048,)))["variant"]   # lavapipe
+    'last_axis_row_f16x8'
 )";
 
 constexpr const char* kCallDoc = R"(Runs the kernel and returns its outputs by name.
@@ -63,8 +63,14 @@ Args:
     wgsl: also render every pass's WGSL.
 
 Returns:
-    the plan as a dict: "variant", "selectedBy", "variants" (id, priority, eligible, reason),
-    "outputs", "passes" (dispatch, bindings, ...).
+    the plan as a dict: "variant", "selectedBy", "variants" (id, priority, eligible, demoted,
+    reason), "outputs", "intermediates", "passes" (dispatch, workgroups, bindings, uniforms).
+
+Example:
+    >>> p = gelu.plan(X=("float16", (4096, 16384)), bias=("float16", (16384,)))
+    >>> p["variant"], p["passes"][0]["dispatch"]
+    >>> [(v["id"], v["reason"]) for v in p["variants"] if not v["eligible"]]
+    >>> gelu.plan(X=x, device="h200.json")           # for another device's profile
 )";
 
 const package::Manifest& manifestOf(const PyKernel& k) {
@@ -243,7 +249,10 @@ py::object planKernel(const PyKernel& k, py::object inputs, py::object attrs, py
 }
 
 void bindKernel(py::module_& m) {
-  py::class_<PyCallResult>(m, "CallResult", "What Kernel.call returns: the outputs and how the call ran.")
+  py::class_<PyCallResult>(m, "CallResult",
+                           "What Kernel.call returns: the outputs and how the call ran.\n\nExample:\n"
+                           "    >>> r = gelu.call(X=x, timestamps=True)\n"
+                           "    >>> r.outputs[\"Y\"], r.variant, r.selected_by, r.timings[\"gpu_us\"]")
       .def_readonly("outputs", &PyCallResult::outputs,
                     "dict of numpy arrays or wgk.DeviceTensor by output name")
       .def_readonly("variant", &PyCallResult::variant, "the variant that ran")

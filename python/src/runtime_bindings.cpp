@@ -27,7 +27,7 @@ Args (all optional, keyword-only):
 Example:
     >>> import numpy as np, wgk
     >>> rt = wgk.Runtime()
-    >>> rt.device["adapterInfo"]["description"]
+    >>> rt.device["adapterInfo"]["device"]            # lavapipe, without a GPU
     'llvmpipe (LLVM 15.0.6, 256 bits)'
     >>> gelu = rt.load("webgpu-kernels/com.microsoft.FastGelu", version=1)
     >>> gelu(X=np.linspace(-3, 3, 16, dtype=np.float32).reshape(2, 8))["Y"].shape

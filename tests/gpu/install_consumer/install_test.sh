@@ -44,6 +44,16 @@ foreign=$(grep -vE '^((typeinfo|typeinfo name|vtable|VTT|guard variable) for )?w
 [[ -z "$foreign" ]] || fail "libwgk.so exports symbols outside namespace wgk: $(head -3 <<<"$foreign")"
 ! grep -qE '^((typeinfo|vtable) for )?wgk::harness::' <<<"$exports" || fail "libwgk.so exports the harness"
 
+# As a subproject (add_subdirectory) wgk configures no tests, examples or install rules.
+mkdir -p "$work/parent"
+printf 'cmake_minimum_required(VERSION 3.25)\nproject(parent CXX)\nadd_subdirectory("%s" wgk)\n' "$src" \
+  > "$work/parent/CMakeLists.txt"
+cmake -S "$work/parent" -B "$work/parent-build" -G "Unix Makefiles" -DWGK_DAWN_NODE="${3:-}" >/dev/null
+targets=$(cmake --build "$work/parent-build" --target help)
+grep -q '\.\.\. wgk$' <<<"$targets" || fail "the subproject has no target wgk"
+! grep -qE '\.\.\. (core_test|wgk_example_three_kernels|install)$' <<<"$targets" ||
+  fail "the subproject builds tests, examples or installs: $(grep -E 'core_test|example|install$' <<<"$targets")"
+
 # ---- 2. move, and rename the trees' paths away ----------------------------------------------
 mkdir -p "$work/elsewhere"
 mv "$work/staged" "$work/elsewhere/wgk"
@@ -129,12 +139,13 @@ say "bin/wgk demo: $(tail -1 "$work/demo.txt")"
 EOF
 
 hide=()
-if unshare -m --propagation private true 2>/dev/null; then
+mkdir -p "$work/probe"
+if unshare -m --propagation private mount -t tmpfs -o size=1m wgk-probe "$work/probe" 2>/dev/null; then
   # Empty tmpfs over each tree that is still visible (the build tree may lie inside the source tree).
   # cd first: a working folder inside a tree would stay reachable under the mount.
   script="set -e; cd '$work'"
-  for t in "${trees[@]}"; do script+="; [ -d '$t' ] && mount -t tmpfs -o size=1m,mode=0755 wgk-hidden '$t' || true"; done
-  script+="; [ -z \"\$(ls -A '$src')\" ] || { echo 'the source tree is still visible' >&2; exit 1; }"
+  for t in "${trees[@]}"; do script+="; if [ -d '$t' ]; then mount -t tmpfs -o size=1m,mode=0755 wgk-hidden '$t'; fi"; done
+  script+="; [ -z \"\$(ls -A '$src')\" ] && [ ! -e '$bin/CMakeCache.txt' ] || { echo 'a tree is still visible' >&2; exit 1; }"
   hide=(unshare -m --propagation private bash -c "$script; exec \"\$@\"" hide)
   say "hiding the source and build trees (mount namespace)"
 else
