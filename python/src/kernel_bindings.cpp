@@ -122,6 +122,15 @@ OutputPlacement parsePlacement(const std::string& p) {
   invalidArgument("placement must be \"auto\", \"host\" or \"device\", got \"" + p + "\"");
 }
 
+// A device tensor lives in one runtime's device: another runtime's kernels cannot bind it.
+const DeviceTensor& ownDeviceTensor(const PyKernel& k, const PyDeviceTensor& d, const std::string& what) {
+  if (d.runtime != k.runtime)
+    invalidArgument(what +
+                    " is a device tensor of another wgk.Runtime: download it (.numpy()) or upload it to "
+                    "this kernel's runtime");
+  return d.tensor;
+}
+
 struct PyCallResult {
   py::dict outputs;
   std::string variant, selectedBy;
@@ -138,12 +147,12 @@ PyCallResult call(PyKernel& k, py::object inputs, py::object attrs, py::object v
       k, inputs, attrs, kwargs,
       [&](const std::string& name, py::handle v) {
         if (const PyDeviceTensor* d = asDeviceTensor(v))
-          refs.emplace(name, TensorRef(d->tensor));
+          refs.emplace(name, TensorRef(ownDeviceTensor(k, *d, "input '" + name + "'")));
         else
           refs.emplace(name, TensorRef(host.emplace(name, toHostTensor(v, name)).first->second));
       },
       options.attrs);
-  if (!variant.is_none()) options.variant = variant.cast<std::string>();
+  options.variant = stringOrEmpty(variant, "variant");
   options.placement = parsePlacement(placement);
   options.timestamps = timestamps;
   py::dict given;
@@ -154,7 +163,7 @@ PyCallResult call(PyKernel& k, py::object inputs, py::object attrs, py::object v
       const std::string name = py::str(key);
       const PyDeviceTensor* d = asDeviceTensor(value);
       if (!d) invalidArgument("outputs['" + name + "'] must be a wgk.DeviceTensor (Runtime.allocate)");
-      options.outputs.emplace(name, d->tensor.view());
+      options.outputs.emplace(name, ownDeviceTensor(k, *d, "outputs['" + name + "']").view());
       given[key] = value;
     }
   }
@@ -228,7 +237,7 @@ py::object planKernel(const PyKernel& k, py::object inputs, py::object attrs, py
       [&](const std::string& name, py::handle v) { request.inputs.emplace(name, describe(v, name)); },
       attributes);
   request.attrs = runtime::toValues(attributes);
-  if (!variant.is_none()) request.forcedVariant = variant.cast<std::string>();
+  request.forcedVariant = stringOrEmpty(variant, "variant");
   std::optional<DeviceProfile> profile;
   if (!device.is_none()) profile = profileArgument(device);
   std::string json;
@@ -248,7 +257,7 @@ py::object planKernel(const PyKernel& k, py::object inputs, py::object attrs, py
   return fromJsonText(json);
 }
 
-void bindKernel(py::module_& m) {
+static void bindCallResult(py::module_& m) {
   py::class_<PyCallResult>(m, "CallResult",
                            "What Kernel.call returns: the outputs and how the call ran.\n\nExample:\n"
                            "    >>> r = gelu.call(X=x, timestamps=True)\n"
@@ -263,7 +272,10 @@ void bindKernel(py::module_& m) {
         return "wgk.CallResult(variant='" + r.variant +
                "', outputs=" + std::string(py::repr(r.outputs.attr("keys")())) + ")";
       });
+}
 
+void bindKernel(py::module_& m) {
+  bindCallResult(m);
   py::class_<PyKernel>(m, "Kernel", kKernelDoc)
       .def(
           "__call__",

@@ -40,11 +40,8 @@ std::optional<double> numberOrNone(const py::dict& d, const char* key) {
   return d[key].cast<double>();
 }
 
-}  // namespace
-
-PYBIND11_MODULE(_reference, m) {
-  m.doc() = "Private to wgk's tests: test.json cases, CPU reference outputs and the harness's comparison.";
-
+// cases, prepare, compare, reference_ops.
+void addCaseFunctions(py::module_& m) {
   m.def(
       "cases",
       [](const std::string& folder) {
@@ -117,7 +114,10 @@ PYBIND11_MODULE(_reference, m) {
       "The harness's comparison (src/reference/compare.h) under a test.json tolerance.");
 
   m.def("reference_ops", &reference::referenceOpIds, "The op ids with a CPU reference.");
+}
 
+// error_codes, raise_error.
+void addErrorFunctions(py::module_& m) {
   m.def(
       "error_codes",
       [] {
@@ -141,4 +141,12 @@ PYBIND11_MODULE(_reference, m) {
       },
       py::arg("code"), py::arg("message"), py::arg("context") = std::vector<std::string>{},
       "Throws a C++ wgk::Error with this code, message and context chain (to test the translation).");
+}
+
+}  // namespace
+
+PYBIND11_MODULE(_reference, m) {
+  m.doc() = "Private to wgk's tests: test.json cases, CPU reference outputs and the harness's comparison.";
+  addCaseFunctions(m);
+  addErrorFunctions(m);
 }

@@ -64,28 +64,32 @@ PyDeviceTensor upload(const PyRuntime& self, py::handle array, const std::string
   return {self.runtime, self.runtime->upload(host)};
 }
 
+// plan, device, cache_stats, wait_idle, repr.
+void addInspection(py::class_<PyRuntime>& cls);
+
 }  // namespace
 
 void bindRuntime(py::module_& m) {
-  py::class_<PyRuntime>(m, "Runtime", kRuntimeDoc)
-      .def(py::init([](std::optional<py::object> packagesDir, std::optional<py::object> cacheDir,
-                       std::optional<std::string> endpoint, std::optional<py::object> lockFile,
-                       std::optional<py::object> tuningFile, bool offline, bool trustRemoteCode) {
-             RuntimeOptions o;
-             if (packagesDir) o.packagesDir = pathArgument(*packagesDir);
-             if (cacheDir) o.cacheDir = pathArgument(*cacheDir);
-             setIf(o.endpoint, endpoint);
-             if (lockFile) o.lockFile = pathArgument(*lockFile);
-             if (tuningFile) o.tuningFile = pathArgument(*tuningFile);
-             o.offline = offline;
-             o.trustRemoteCode = trustRemoteCode;
-             py::gil_scoped_release unlocked;
-             return PyRuntime{Runtime::create(o)};
-           }),
-           py::kw_only(), py::arg("packages_dir") = py::none(), py::arg("cache_dir") = py::none(),
-           py::arg("endpoint") = py::none(), py::arg("lock_file") = py::none(),
-           py::arg("tuning_file") = py::none(), py::arg("offline") = false,
-           py::arg("trust_remote_code") = false)
+  py::class_<PyRuntime> cls(m, "Runtime", kRuntimeDoc);
+  addInspection(cls);
+  cls.def(py::init([](std::optional<py::object> packagesDir, std::optional<py::object> cacheDir,
+                      std::optional<std::string> endpoint, std::optional<py::object> lockFile,
+                      std::optional<py::object> tuningFile, bool offline, bool trustRemoteCode) {
+            RuntimeOptions o;
+            if (packagesDir) o.packagesDir = pathArgument(*packagesDir);
+            if (cacheDir) o.cacheDir = pathArgument(*cacheDir);
+            setIf(o.endpoint, endpoint);
+            if (lockFile) o.lockFile = pathArgument(*lockFile);
+            if (tuningFile) o.tuningFile = pathArgument(*tuningFile);
+            o.offline = offline;
+            o.trustRemoteCode = trustRemoteCode;
+            py::gil_scoped_release unlocked;
+            return PyRuntime{Runtime::create(o)};
+          }),
+          py::kw_only(), py::arg("packages_dir") = py::none(), py::arg("cache_dir") = py::none(),
+          py::arg("endpoint") = py::none(), py::arg("lock_file") = py::none(),
+          py::arg("tuning_file") = py::none(), py::arg("offline") = false,
+          py::arg("trust_remote_code") = false)
       .def(
           "load",
           [](const PyRuntime& self, py::object repoOrPath, std::optional<int> version,
@@ -122,31 +126,36 @@ void bindRuntime(py::module_& m) {
             return PyDeviceTensor{self.runtime, self.runtime->allocate(t, s)};
           },
           py::arg("shape"), py::arg("dtype"),
-          "A new device tensor (contents unspecified), e.g. for a kernel call's outputs=.")
-      .def(
-          "plan",
-          [](const PyRuntime& self, py::object repoOrPath, py::object inputs, std::optional<int> version,
-             std::optional<std::string> revision, py::object attrs, py::object variant, py::object device,
-             bool wgsl, py::kwargs kwargs) {
-            const std::string what = pathArgument(repoOrPath);
-            LoadOptions o;
-            o.version = version;
-            o.revision = revision;
-            PyKernel k;
-            {
-              py::gil_scoped_release unlocked;
-              k = PyKernel{self.runtime, self.runtime->load(what, o)};
-            }
-            return planKernel(k, inputs, attrs, variant, device, wgsl, kwargs);
-          },
-          py::arg("repo_or_path"), py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(),
-          py::arg("version") = py::none(), py::arg("revision") = py::none(), py::arg("attrs") = py::none(),
-          py::arg("variant") = py::none(), py::arg("device") = py::none(), py::arg("wgsl") = false,
-          "Loads a package and plans a request on it (Kernel.plan): the explanation as a dict.\n\n"
-          "Example:\n    >>> p = rt.plan(\"webgpu-kernels/com.microsoft.FastGelu\", X=(\"float16\", (4096, "
-          "16384)),\n"
-          "    ...             bias=(\"float16\", (16384,)), device=\"h200.json\")\n"
-          "    >>> p[\"variant\"], [(v[\"id\"], v[\"reason\"]) for v in p[\"variants\"]]")
+          "A new device tensor (contents unspecified), e.g. for a kernel call's outputs=.");
+}
+
+namespace {
+
+void addInspection(py::class_<PyRuntime>& cls) {
+  cls.def(
+         "plan",
+         [](const PyRuntime& self, py::object repoOrPath, py::object inputs, std::optional<int> version,
+            std::optional<std::string> revision, py::object attrs, py::object variant, py::object device,
+            bool wgsl, py::kwargs kwargs) {
+           const std::string what = pathArgument(repoOrPath);
+           LoadOptions o;
+           o.version = version;
+           o.revision = revision;
+           PyKernel k;
+           {
+             py::gil_scoped_release unlocked;
+             k = PyKernel{self.runtime, self.runtime->load(what, o)};
+           }
+           return planKernel(k, inputs, attrs, variant, device, wgsl, kwargs);
+         },
+         py::arg("repo_or_path"), py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(),
+         py::arg("version") = py::none(), py::arg("revision") = py::none(), py::arg("attrs") = py::none(),
+         py::arg("variant") = py::none(), py::arg("device") = py::none(), py::arg("wgsl") = false,
+         "Loads a package and plans a request on it (Kernel.plan): the explanation as a dict.\n\n"
+         "Example:\n    >>> p = rt.plan(\"webgpu-kernels/com.microsoft.FastGelu\", X=(\"float16\", (4096, "
+         "16384)),\n"
+         "    ...             bias=(\"float16\", (16384,)), device=\"h200.json\")\n"
+         "    >>> p[\"variant\"], [(v[\"id\"], v[\"reason\"]) for v in p[\"variants\"]]")
       .def_property_readonly(
           "device", [](const PyRuntime& self) { return fromJsonText(self.runtime->device().toJsonText(-1)); },
           "The device profile as a dict: adapterInfo, features, wgslLanguageFeatures, limits, numerics "
@@ -179,5 +188,7 @@ void bindRuntime(py::module_& m) {
         return "wgk.Runtime(device='" + (it == info.end() ? std::string("?") : it->second) + "')";
       });
 }
+
+}  // namespace
 
 }  // namespace wgk::python

@@ -84,6 +84,12 @@ py::object fromAttribute(const Attribute& value) {
   return std::visit([](const auto& v) -> py::object { return py::cast(v); }, value);
 }
 
+std::string stringOrEmpty(py::handle value, const std::string& what) {
+  if (value.is_none()) return {};
+  if (!py::isinstance<py::str>(value)) invalidArgument(what + " must be a string, got " + std::string(py::repr(value)));
+  return value.cast<std::string>();
+}
+
 py::object fromJsonText(const std::string& text) {
   return py::module_::import("json").attr("loads")(text);
 }

@@ -19,6 +19,9 @@ Attribute toAttribute(py::handle value, const std::string& name);
 std::map<std::string, Attribute> toAttributes(py::handle dict, const std::string& what);
 py::object fromAttribute(const Attribute& value);
 
+// "" for None, the string for a str; Error(InvalidArgument) naming `what` otherwise.
+std::string stringOrEmpty(py::handle value, const std::string& what);
+
 py::object fromJsonText(const std::string& text);  // json.loads
 std::string toJsonText(py::handle value);          // json.dumps
 

@@ -123,6 +123,12 @@ def test_binding_argument_errors(rt, gelu):
            lambda: gelu(X=x28(), attrs={"a": object()}))
     raises(wgk.InvalidArgumentError, "'X' is given twice", lambda: gelu({"X": x28()}, X=x28()))
     raises(wgk.InvalidArgumentError, "outputs['Y'] must be a wgk.DeviceTensor", lambda: gelu(X=x28(), outputs={"Y": x28()}))
+    raises(wgk.InvalidArgumentError, "variant must be a string", lambda: gelu(X=x28(), variant=3))
+    other = wgk.Runtime()
+    raises(wgk.InvalidArgumentError, "input 'X' is a device tensor of another wgk.Runtime",
+           lambda: gelu(X=other.upload(x28())))
+    raises(wgk.InvalidArgumentError, "outputs['Y'] is a device tensor of another wgk.Runtime",
+           lambda: gelu(X=x28(), outputs={"Y": other.allocate((2, 8), F32)}))
     raises(wgk.InvalidArgumentError, "is not a dtype", lambda: rt.allocate((2,), "nope"))
     raises(wgk.InvalidArgumentError, "has a negative dimension", lambda: rt.allocate((2, -1), "float32"))
     raises(wgk.InvalidArgumentError, "has dtype complex64, which wgk does not take", lambda: gelu.plan(X=("complex64", (2,))))
