@@ -16,7 +16,8 @@ ctest_done=$(date +%s)
 py=/usr/bin/python3  # Debian's, whose packages setup.sh installed (another may come first on PATH)
 site="$build/python-site"
 CMAKE_GENERATOR=$(sed -n 's/^CMAKE_GENERATOR:INTERNAL=//p' "$build/CMakeCache.txt") \
-  "$py" -m pip install --quiet --no-build-isolation --no-deps --upgrade --target "$site" \
+  "$py" -m pip install --quiet --no-index --disable-pip-version-check --root-user-action=ignore \
+  --no-build-isolation --no-deps --upgrade --target "$site" \
   --config-settings=build-dir="$build" --config-settings=cmake.build-type="${WGK_BUILD_TYPE:-RelWithDebInfo}" \
   --config-settings=install.strip=true \
   "$here/python"
