@@ -36,7 +36,7 @@ void bindCli(py::module_& m);      // _cli_main
 const PyDeviceTensor* asDeviceTensor(py::handle v);
 
 // k.plan(...) for a kernel, as rt.plan(...) also uses it.
-py::object planKernel(const PyKernel& k, py::object inputs, py::object attrs, py::object variant,
-                      py::object device, bool wgsl, py::kwargs kwargs);
+py::object planKernel(const PyKernel& k, py::object inputs, py::object attrs, py::object args,
+                      py::object variant, py::object device, bool wgsl, py::kwargs kwargs);
 
 }  // namespace wgk::python

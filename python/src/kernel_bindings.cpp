@@ -34,11 +34,14 @@ Args:
     **kwargs: tensors by arg name (numpy arrays of any strides and byte order, DLPack providers
         such as CPU torch tensors, nested lists, or wgk.DeviceTensor), and attributes by name.
     attrs: dict of attributes (bool, int, float, str, list of numbers), besides the keywords.
+    args: dict of scalar args (spec 2.1 packages' `args`: numbers, bools, strings), besides the
+        keywords that name one.
     variant: force this variant id (it must be eligible).
     placement: "auto" (host outputs when every input is on the host, else device), "host" or
         "device".
     outputs: dict of wgk.DeviceTensor to write outputs into (dtype and shape must be what the
-        manifest derives); they are returned as given.
+        manifest derives); they are returned as given. A device tensor passed for an in/out port
+        (spec 2.1) is updated in place and returned as given too.
 
 Returns:
     dict of numpy arrays (host outputs) or wgk.DeviceTensor (device outputs) by output name.
@@ -50,6 +53,16 @@ Example:
     >>> gelu(X=np.ones((2, 8), np.float16))["Y"].dtype
     dtype('float16')
     >>> yd = gelu(X=x, placement="device")["Y"]         # wgk.DeviceTensor
+)";
+
+constexpr const char* kCallResultDoc =
+    R"(As calling the kernel, but returns a wgk.CallResult: the outputs, the
+variant that ran, how it was selected and the timings (timestamps=True measures GPU time with
+timestamp queries).
+
+Example:
+    >>> r = gelu.call(X=x, variant="scalar_no_bias", timestamps=True)
+    >>> r.variant, r.selected_by, r.timings["gpu_us"]
 )";
 
 constexpr const char* kPlanDoc = R"(Plans a call without running it: which variant the request gets, why every
@@ -77,26 +90,31 @@ const package::Manifest& manifestOf(const PyKernel& k) {
   return k.kernel.impl().planner().package().manifest();
 }
 
-bool isAttributeName(const package::Manifest& m, const std::string& name) {
-  return m.attributeDefault(name) != nullptr;
-}
+// A call's named values other than tensors.
+struct Scalars {
+  std::map<std::string, Attribute> attrs;  // the op's attributes
+  std::map<std::string, Attribute> args;   // scalar args (spec 2.1 packages)
+};
 
-// Sorts a call's named values into tensors and attributes. Names the manifest lists as args are
-// tensors, names it lists as attributes are attributes; an unknown name is a tensor when its value
-// is array-like, else an attribute, so that the runtime's error calls it what the caller meant.
-void collect(const PyKernel& k, py::handle inputs, py::handle attrs, const py::kwargs& kwargs,
-             const std::function<void(const std::string&, py::handle)>& onTensor,
-             std::map<std::string, Attribute>& attributes) {
+// Sorts a call's named values into tensors, scalar args and attributes, by what the manifest
+// names: ports are tensors, `args` scalar args, attributes attributes. An unknown name is a tensor
+// when its value is array-like, else an attribute, so that the runtime's error calls it what the
+// caller meant ("unknown input 'x'", "unknown attribute 'eps'").
+Scalars collect(const PyKernel& k, py::handle inputs, py::handle attrs, py::handle args,
+                const py::kwargs& kwargs,
+                const std::function<void(const std::string&, py::handle)>& onTensor) {
   const package::Manifest& m = manifestOf(k);
-  attributes = toAttributes(attrs, "attrs");
+  Scalars out{toAttributes(attrs, "attrs"), toAttributes(args, "args")};
   std::set<std::string> seen;
   auto once = [&](const std::string& name) {
-    if (!seen.insert(name).second || attributes.count(name))
-      invalidArgument("'" + name + "' is given twice (as a keyword, in inputs= or in attrs=)");
+    if (!seen.insert(name).second || out.attrs.count(name) || out.args.count(name))
+      invalidArgument("'" + name + "' is given twice (as a keyword, in inputs=, args= or attrs=)");
   };
+  for (const auto& [name, v] : out.attrs)
+    if (out.args.count(name)) once(name);
   if (!inputs.is_none()) {
     if (!py::isinstance<py::dict>(inputs))
-      invalidArgument("inputs must be a dict of tensors by arg name, got " + std::string(py::repr(inputs)));
+      invalidArgument("inputs must be a dict of tensors by name, got " + std::string(py::repr(inputs)));
     for (auto [key, value] : py::reinterpret_borrow<py::dict>(inputs)) {
       const std::string name = py::str(key);
       once(name);
@@ -106,13 +124,16 @@ void collect(const PyKernel& k, py::handle inputs, py::handle attrs, const py::k
   for (auto [key, value] : kwargs) {
     const std::string name = py::str(key);
     once(name);
-    const bool tensor =
-        m.findArg(name) || (!isAttributeName(m, name) && (asDeviceTensor(value) || isArrayLike(value)));
-    if (tensor)
+    if (m.findPort(name))
+      onTensor(name, value);
+    else if (m.findArg(name))
+      out.args.emplace(name, toAttribute(value, name));
+    else if (!m.findAttribute(name) && (asDeviceTensor(value) || isArrayLike(value)))
       onTensor(name, value);
     else
-      attributes.emplace(name, toAttribute(value, name));
+      out.attrs.emplace(name, toAttribute(value, name));
   }
+  return out;
 }
 
 OutputPlacement parsePlacement(const std::string& p) {
@@ -137,21 +158,23 @@ struct PyCallResult {
   py::dict timings;
 };
 
-PyCallResult call(PyKernel& k, py::object inputs, py::object attrs, py::object variant,
+PyCallResult call(PyKernel& k, py::object inputs, py::object attrs, py::object args, py::object variant,
                   const std::string& placement, py::object outputs, bool timestamps,
                   const py::kwargs& kwargs) {
   std::map<std::string, HostTensor> host;  // stable addresses: TensorRefs point at them
   std::map<std::string, TensorRef> refs;
   CallOptions options;
-  collect(
-      k, inputs, attrs, kwargs,
-      [&](const std::string& name, py::handle v) {
-        if (const PyDeviceTensor* d = asDeviceTensor(v))
-          refs.emplace(name, TensorRef(ownDeviceTensor(k, *d, "input '" + name + "'")));
-        else
-          refs.emplace(name, TensorRef(host.emplace(name, toHostTensor(v, name)).first->second));
-      },
-      options.attrs);
+  py::dict inPlace;  // device tensors given for in/out ports: written in place, returned as given
+  Scalars scalars = collect(k, inputs, attrs, args, kwargs, [&](const std::string& name, py::handle v) {
+    if (const PyDeviceTensor* d = asDeviceTensor(v)) {
+      refs.emplace(name, TensorRef(ownDeviceTensor(k, *d, "input '" + name + "'")));
+      const package::PortSpec* port = manifestOf(k).findPort(name);
+      if (port && port->direction == package::PortDirection::InOut) inPlace[py::str(name)] = v;
+    } else
+      refs.emplace(name, TensorRef(host.emplace(name, toHostTensor(v, name)).first->second));
+  });
+  options.attrs = std::move(scalars.attrs);
+  options.args = std::move(scalars.args);
   options.variant = stringOrEmpty(variant, "variant");
   options.placement = parsePlacement(placement);
   options.timestamps = timestamps;
@@ -176,6 +199,8 @@ PyCallResult call(PyKernel& k, py::object inputs, py::object attrs, py::object v
   for (auto& [name, t] : r.host) out.outputs[py::str(name)] = toNumpy(std::move(t));
   for (auto& [name, t] : r.device) out.outputs[py::str(name)] = py::cast(PyDeviceTensor{k.runtime, t});
   for (auto [key, value] : given) out.outputs[key] = value;
+  for (auto [key, value] : inPlace)
+    if (!out.outputs.contains(key)) out.outputs[key] = value;
   out.variant = r.variant;
   out.selectedBy = r.selectedBy;
   out.timings["upload_us"] = r.timings.uploadUs;
@@ -219,24 +244,22 @@ py::dict sourceDict(const PackageSource& s) {
   return d;
 }
 
-py::list argNames(const package::Manifest& m, package::ArgRole role) {
+py::list portNames(const std::vector<const package::PortSpec*>& ports) {
   py::list out;
-  for (const auto& a : m.args)
-    if (a.role == role) out.append(a.name);
+  for (const package::PortSpec* p : ports) out.append(p->name);
   return out;
 }
 
 }  // namespace
 
-py::object planKernel(const PyKernel& k, py::object inputs, py::object attrs, py::object variant,
-                      py::object device, bool wgsl, py::kwargs kwargs) {
+py::object planKernel(const PyKernel& k, py::object inputs, py::object attrs, py::object args,
+                      py::object variant, py::object device, bool wgsl, py::kwargs kwargs) {
   plan::PlanRequest request;
-  std::map<std::string, Attribute> attributes;
-  collect(
-      k, inputs, attrs, kwargs,
-      [&](const std::string& name, py::handle v) { request.inputs.emplace(name, describe(v, name)); },
-      attributes);
-  request.attrs = runtime::toValues(attributes);
+  const Scalars scalars = collect(k, inputs, attrs, args, kwargs, [&](const std::string& name, py::handle v) {
+    request.inputs.emplace(name, describe(v, name));
+  });
+  request.attrs = runtime::toValues(scalars.attrs);
+  request.args = runtime::toValues(scalars.args);
   request.forcedVariant = stringOrEmpty(variant, "variant");
   std::optional<DeviceProfile> profile;
   if (!device.is_none()) profile = profileArgument(device);
@@ -279,56 +302,61 @@ void bindKernel(py::module_& m) {
   py::class_<PyKernel>(m, "Kernel", kKernelDoc)
       .def(
           "__call__",
-          [](PyKernel& k, py::object inputs, py::object attrs, py::object variant,
+          [](PyKernel& k, py::object inputs, py::object attrs, py::object args, py::object variant,
              const std::string& placement, py::object outputs, py::kwargs kwargs) {
-            return call(k, inputs, attrs, variant, placement, outputs, false, kwargs).outputs;
+            return call(k, inputs, attrs, args, variant, placement, outputs, false, kwargs).outputs;
           },
           py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(), py::arg("attrs") = py::none(),
-          py::arg("variant") = py::none(), py::arg("placement") = "auto", py::arg("outputs") = py::none(),
-          kCallDoc)
+          py::arg("args") = py::none(), py::arg("variant") = py::none(), py::arg("placement") = "auto",
+          py::arg("outputs") = py::none(), kCallDoc)
       .def(
           "call",
-          [](PyKernel& k, py::object inputs, py::object attrs, py::object variant,
+          [](PyKernel& k, py::object inputs, py::object attrs, py::object args, py::object variant,
              const std::string& placement, py::object outputs, bool timestamps, py::kwargs kwargs) {
-            return call(k, inputs, attrs, variant, placement, outputs, timestamps, kwargs);
+            return call(k, inputs, attrs, args, variant, placement, outputs, timestamps, kwargs);
           },
           py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(), py::arg("attrs") = py::none(),
-          py::arg("variant") = py::none(), py::arg("placement") = "auto", py::arg("outputs") = py::none(),
-          py::arg("timestamps") = false,
-          "As calling the kernel, but returns a wgk.CallResult: the outputs, the variant that ran, how it "
-          "was "
-          "selected and the timings (timestamps=True measures GPU time with timestamp queries).")
+          py::arg("args") = py::none(), py::arg("variant") = py::none(), py::arg("placement") = "auto",
+          py::arg("outputs") = py::none(), py::arg("timestamps") = false, kCallResultDoc)
       .def(
           "plan",
-          [](const PyKernel& k, py::object inputs, py::object attrs, py::object variant, py::object device,
-             bool wgsl,
-             py::kwargs kwargs) { return planKernel(k, inputs, attrs, variant, device, wgsl, kwargs); },
+          [](const PyKernel& k, py::object inputs, py::object attrs, py::object args, py::object variant,
+             py::object device, bool wgsl,
+             py::kwargs kwargs) { return planKernel(k, inputs, attrs, args, variant, device, wgsl, kwargs); },
           py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(), py::arg("attrs") = py::none(),
-          py::arg("variant") = py::none(), py::arg("device") = py::none(), py::arg("wgsl") = false, kPlanDoc)
+          py::arg("args") = py::none(), py::arg("variant") = py::none(), py::arg("device") = py::none(),
+          py::arg("wgsl") = false, kPlanDoc)
       .def_property_readonly(
           "source", [](const PyKernel& k) { return sourceDict(k.kernel.source()); },
-          "Where the package came from: repo, op, requested, revision, origin (embedded, cache, network, "
-          "lock, "
-          "path), folder.")
+          "Where the package came from: repo, op, requested, revision, origin (embedded, cache, network,\n"
+          "lock, path), folder.")
       .def_property_readonly(
           "op", [](const PyKernel& k) { return k.kernel.source().opId; },
           "The op id, e.g. com.microsoft.FastGelu.")
       .def_property_readonly(
-          "inputs", [](const PyKernel& k) { return argNames(manifestOf(k), package::ArgRole::Input); },
-          "The input tensors' arg names, in manifest order.")
+          "inputs", [](const PyKernel& k) { return portNames(manifestOf(k).inputs()); },
+          "The input tensors' names (in/out ports too), in manifest order.")
       .def_property_readonly(
-          "outputs", [](const PyKernel& k) { return argNames(manifestOf(k), package::ArgRole::Output); },
-          "The output tensors' arg names, in manifest order.")
+          "outputs", [](const PyKernel& k) { return portNames(manifestOf(k).outputs()); },
+          "The output tensors' names (in/out ports too), in manifest order.")
+      .def_property_readonly(
+          "args",
+          [](const PyKernel& k) {
+            py::dict out;
+            for (const auto& a : manifestOf(k).args) out[py::str(a.name)] = a.kind;
+            return out;
+          },
+          "The scalar args (spec 2.1 packages) with their kinds: u32, i32, f32, bool, string.")
       .def_property_readonly(
           "attributes",
           [](const PyKernel& k) {
             py::dict out;
             for (const auto& a : manifestOf(k).attributes)
-              if (const expr::Value* v = manifestOf(k).attributeDefault(a.name))
-                out[py::str(a.name)] = fromJsonText(v->toJson().dump());
+              out[py::str(a.name)] =
+                  a.defaultValue ? fromJsonText(a.defaultValue->toJson().dump()) : py::object(py::none());
             return out;
           },
-          "The attributes with their defaults.")
+          "The attributes with their defaults (None: no default).")
       .def("__repr__", [](const PyKernel& k) {
         const PackageSource& s = k.kernel.source();
         return "wgk.Kernel('" + s.opId + "', origin='" + s.origin + "', revision='" + s.revision + "')";

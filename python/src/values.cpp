@@ -86,7 +86,8 @@ py::object fromAttribute(const Attribute& value) {
 
 std::string stringOrEmpty(py::handle value, const std::string& what) {
   if (value.is_none()) return {};
-  if (!py::isinstance<py::str>(value)) invalidArgument(what + " must be a string, got " + std::string(py::repr(value)));
+  if (!py::isinstance<py::str>(value))
+    invalidArgument(what + " must be a string, got " + std::string(py::repr(value)));
   return value.cast<std::string>();
 }
 

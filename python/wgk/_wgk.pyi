@@ -77,6 +77,7 @@ class Kernel:
         /,
         *,
         attrs: Optional[Mapping[str, AttributeValue]] = None,
+        args: Optional[Mapping[str, AttributeValue]] = None,
         variant: Optional[str] = None,
         placement: str = "auto",
         outputs: Optional[Mapping[str, DeviceTensor]] = None,
@@ -88,6 +89,7 @@ class Kernel:
         /,
         *,
         attrs: Optional[Mapping[str, AttributeValue]] = None,
+        args: Optional[Mapping[str, AttributeValue]] = None,
         variant: Optional[str] = None,
         placement: str = "auto",
         outputs: Optional[Mapping[str, DeviceTensor]] = None,
@@ -100,6 +102,7 @@ class Kernel:
         /,
         *,
         attrs: Optional[Mapping[str, AttributeValue]] = None,
+        args: Optional[Mapping[str, AttributeValue]] = None,
         variant: Optional[str] = None,
         device: Union[None, Mapping[str, Any], str, os.PathLike] = None,
         wgsl: bool = False,
@@ -113,6 +116,8 @@ class Kernel:
     def inputs(self) -> List[str]: ...
     @property
     def outputs(self) -> List[str]: ...
+    @property
+    def args(self) -> Dict[str, str]: ...
     @property
     def attributes(self) -> Dict[str, Any]: ...
 
@@ -144,6 +149,7 @@ class Runtime:
         version: Optional[int] = None,
         revision: Optional[str] = None,
         attrs: Optional[Mapping[str, AttributeValue]] = None,
+        args: Optional[Mapping[str, AttributeValue]] = None,
         variant: Optional[str] = None,
         device: Union[None, Mapping[str, Any], str, os.PathLike] = None,
         wgsl: bool = False,

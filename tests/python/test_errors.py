@@ -51,8 +51,8 @@ def test_wrong_dtypes(gelu, rope):
 
 
 def test_wrong_rank(rope):
-    raises(wgk.ContractError, "input 'qT' must have rank 4 (inputs[].rank), got shape [1, 2, 4]",
-           lambda: rope(**rope_inputs(q_shape=(1, 2, 4))))
+    e = raises(wgk.ContractError, "input 'qT' must have rank 4", lambda: rope(**rope_inputs(q_shape=(1, 2, 4))))
+    assert "got shape [1, 2, 4]" in e.message
 
 
 def test_wrong_shape_names_the_failing_clause(gelu):
@@ -70,6 +70,8 @@ def test_attribute_errors(rms):
     raises(wgk.ContractError, "attribute 'epsilon' must be a number", lambda: rms(x=x, scale=s, epsilon="x"))
     raises(wgk.ContractError, "attribute stash_type = 3 is outside attributeConstraints.stash_type.values [1, 10]",
            lambda: rms(x=x, scale=s, attrs={"stash_type": 3}))
+    raises(wgk.ContractError, "attribute epsilon = -1 is below attributeConstraints.epsilon.min 0",
+           lambda: rms(x=x, scale=s, epsilon=-1))
 
 
 def test_tensor_larger_than_the_binding_limit(rt, gelu):
