@@ -19,7 +19,8 @@ bool isSpace(char c) {
 
 class Splitter {
  public:
-  Splitter(std::string_view src, const std::string& name) : src_(src), name_(name) {}
+  Splitter(std::string_view src, const std::string& name, bool keepTrailingNewline)
+      : src_(src), name_(name), keepTrailingNewline_(keepTrailingNewline) {}
 
   std::vector<Segment> run() {
     size_t pos = 0;
@@ -63,7 +64,8 @@ class Splitter {
       textStart = pos;
     }
     // keep_trailing_newline=False: the template's own final newline is not output.
-    if (pos == src_.size() && !text.empty() && src_.ends_with('\n') && text.back() == '\n') {
+    if (!keepTrailingNewline_ && pos == src_.size() && !text.empty() && src_.ends_with('\n') &&
+        text.back() == '\n') {
       text.pop_back();
       if (!text.empty() && text.back() == '\r') text.pop_back();
     }
@@ -74,6 +76,7 @@ class Splitter {
  private:
   std::string_view src_;
   const std::string& name_;
+  bool keepTrailingNewline_;
   std::vector<Segment> out_;
 
   std::pair<int, int> lineCol(size_t offset) const {
@@ -143,8 +146,9 @@ class Splitter {
 
 }  // namespace
 
-std::vector<Segment> splitTemplate(std::string_view source, const std::string& name) {
-  return Splitter(source, name).run();
+std::vector<Segment> splitTemplate(std::string_view source, const std::string& name,
+                                   bool keepTrailingNewline) {
+  return Splitter(source, name, keepTrailingNewline).run();
 }
 
 }  // namespace wgk::templates

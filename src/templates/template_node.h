@@ -31,6 +31,8 @@ struct TemplateNode {
 // while rendering, with RenderLimits::maxNestingDepth).
 inline constexpr int kMaxParsedNesting = 256;
 
-NodeList parseTemplateNodes(std::string_view source, const std::string& name);
+// keepTrailingNewline: for included files (see splitTemplate).
+NodeList parseTemplateNodes(std::string_view source, const std::string& name,
+                            bool keepTrailingNewline = false);
 
 }  // namespace wgk::templates

@@ -34,11 +34,12 @@ bool mentionsLoop(const NodeList& nodes) {
 
 class TemplateParser {
  public:
-  TemplateParser(std::string_view source, const std::string& name) : source_(source), name_(name) {}
+  TemplateParser(std::string_view source, const std::string& name, bool keepTrailingNewline)
+      : source_(source), name_(name), keepTrailingNewline_(keepTrailingNewline) {}
 
   NodeList run() {
     NodeList root;
-    for (const Segment& seg : splitTemplate(source_, name_)) {
+    for (const Segment& seg : splitTemplate(source_, name_, keepTrailingNewline_)) {
       NodeList& into = stack_.empty() ? root : *stack_.back().current;
       switch (seg.kind) {
         case SegmentKind::Text: {
@@ -74,6 +75,7 @@ class TemplateParser {
  private:
   std::string_view source_;
   const std::string& name_;
+  bool keepTrailingNewline_;
   std::vector<OpenBlock> stack_;
 
   [[noreturn]] void fail(int line, int column, std::string_view what) const {
@@ -198,8 +200,8 @@ class TemplateParser {
 
 }  // namespace
 
-NodeList parseTemplateNodes(std::string_view source, const std::string& name) {
-  return TemplateParser(source, name).run();
+NodeList parseTemplateNodes(std::string_view source, const std::string& name, bool keepTrailingNewline) {
+  return TemplateParser(source, name, keepTrailingNewline).run();
 }
 
 }  // namespace wgk::templates
