@@ -228,9 +228,7 @@ class Renderer {
     Nest nest(st_, name_);
     std::string text = st_.includes(file.asString());
     std::string includedName = file.asString();
-    // The Hub's loader pastes an included file into its includer before parsing, so the file's
-    // final newline stays in the output (only the whole template's last one is dropped).
-    NodeList body = parseTemplateNodes(text, includedName, /*keepTrailingNewline=*/true);
+    NodeList body = parseTemplateNodes(text, includedName);
     ++st_.includeDepth;
     Scope frame(&scope);  // `set` inside the included file stays there
     Renderer(st_, includedName).renderList(body, frame);

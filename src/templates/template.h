@@ -21,9 +21,9 @@
 namespace wgk::templates {
 
 struct RenderLimits {
-  int maxNestingDepth = 64;               // nested blocks and includes together
-  int64_t maxLoopIterations = 1'000'000;  // across all loops of one render
-  size_t maxOutputBytes = 16u << 20;      // rendered text
+  int maxNestingDepth = 64;                   // nested blocks and includes together
+  int64_t maxLoopIterations = 1'000'000;      // across all loops of one render
+  size_t maxOutputBytes = 16u << 20;          // rendered text
   int maxIncludeDepth = 16;
 };
 

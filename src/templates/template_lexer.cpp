@@ -19,8 +19,7 @@ bool isSpace(char c) {
 
 class Splitter {
  public:
-  Splitter(std::string_view src, const std::string& name, bool keepTrailingNewline)
-      : src_(src), name_(name), keepTrailingNewline_(keepTrailingNewline) {}
+  Splitter(std::string_view src, const std::string& name) : src_(src), name_(name) {}
 
   std::vector<Segment> run() {
     size_t pos = 0;
@@ -64,8 +63,7 @@ class Splitter {
       textStart = pos;
     }
     // keep_trailing_newline=False: the template's own final newline is not output.
-    if (!keepTrailingNewline_ && pos == src_.size() && !text.empty() && src_.ends_with('\n') &&
-        text.back() == '\n') {
+    if (pos == src_.size() && !text.empty() && src_.ends_with('\n') && text.back() == '\n') {
       text.pop_back();
       if (!text.empty() && text.back() == '\r') text.pop_back();
     }
@@ -76,7 +74,6 @@ class Splitter {
  private:
   std::string_view src_;
   const std::string& name_;
-  bool keepTrailingNewline_;
   std::vector<Segment> out_;
 
   std::pair<int, int> lineCol(size_t offset) const {
@@ -146,9 +143,8 @@ class Splitter {
 
 }  // namespace
 
-std::vector<Segment> splitTemplate(std::string_view source, const std::string& name,
-                                   bool keepTrailingNewline) {
-  return Splitter(source, name, keepTrailingNewline).run();
+std::vector<Segment> splitTemplate(std::string_view source, const std::string& name) {
+  return Splitter(source, name).run();
 }
 
 }  // namespace wgk::templates

@@ -21,11 +21,8 @@ struct Segment {
 };
 
 // Throws Error(Parse) "cannot parse template <name> at line L column C: <what>" for an
-// unterminated tag or comment. The source's final newline is dropped (keep_trailing_newline off)
-// unless keepTrailingNewline: an included file keeps it, as when the Hub's loader pastes the
-// file's text into the includer before parsing.
-std::vector<Segment> splitTemplate(std::string_view source, const std::string& name,
-                                   bool keepTrailingNewline = false);
+// unterminated tag or comment.
+std::vector<Segment> splitTemplate(std::string_view source, const std::string& name);
 
 [[noreturn]] void throwTemplateParseError(const std::string& name, int line, int column,
                                           std::string_view what);

@@ -31,8 +31,6 @@ struct TemplateNode {
 // while rendering, with RenderLimits::maxNestingDepth).
 inline constexpr int kMaxParsedNesting = 256;
 
-// keepTrailingNewline: for included files (see splitTemplate).
-NodeList parseTemplateNodes(std::string_view source, const std::string& name,
-                            bool keepTrailingNewline = false);
+NodeList parseTemplateNodes(std::string_view source, const std::string& name);
 
 }  // namespace wgk::templates

@@ -34,12 +34,11 @@ bool mentionsLoop(const NodeList& nodes) {
 
 class TemplateParser {
  public:
-  TemplateParser(std::string_view source, const std::string& name, bool keepTrailingNewline)
-      : source_(source), name_(name), keepTrailingNewline_(keepTrailingNewline) {}
+  TemplateParser(std::string_view source, const std::string& name) : source_(source), name_(name) {}
 
   NodeList run() {
     NodeList root;
-    for (const Segment& seg : splitTemplate(source_, name_, keepTrailingNewline_)) {
+    for (const Segment& seg : splitTemplate(source_, name_)) {
       NodeList& into = stack_.empty() ? root : *stack_.back().current;
       switch (seg.kind) {
         case SegmentKind::Text: {
@@ -75,7 +74,6 @@ class TemplateParser {
  private:
   std::string_view source_;
   const std::string& name_;
-  bool keepTrailingNewline_;
   std::vector<OpenBlock> stack_;
 
   [[noreturn]] void fail(int line, int column, std::string_view what) const {
@@ -200,8 +198,8 @@ class TemplateParser {
 
 }  // namespace
 
-NodeList parseTemplateNodes(std::string_view source, const std::string& name, bool keepTrailingNewline) {
-  return TemplateParser(source, name, keepTrailingNewline).run();
+NodeList parseTemplateNodes(std::string_view source, const std::string& name) {
+  return TemplateParser(source, name).run();
 }
 
 }  // namespace wgk::templates

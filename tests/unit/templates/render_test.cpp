@@ -93,11 +93,6 @@ TEST(Render, Include) {
   EXPECT_EQ(render("{% include 'outer.wgsl.jinja' %}", s, files), "[alias T = f32;\n]");
   EXPECT_EQ(render("{% set f = 'common' %}{% include f ~ '.wgsl.jinja' %}{{ local is defined }}", s, files),
             "alias T = f32;\nfalse");
-  // An included file keeps its final newline, as the Hub's loader (which pastes the file's text in
-  // place of the tag's line) renders it; only the whole template's last newline is dropped.
-  auto lines = testing::mapResolver({{"fn.wgsl.jinja", "fn f() {}\n"}});
-  EXPECT_EQ(render("{% include 'fn.wgsl.jinja' %}\n\nfn main() {}\n", s, lines), "fn f() {}\n\nfn main() {}");
-  EXPECT_EQ(render("  {% include 'fn.wgsl.jinja' %}\nfn main() {}", s, lines), "fn f() {}\nfn main() {}");
   expectError([&] { render("{% include '../x.wgsl.jinja' %}", s, files); }, ErrorCode::NotFound,
               {"outside the package", "in template t.wgsl.jinja line 1"});
   expectError([&] { render("{% include '/etc/passwd' %}", s, files); }, ErrorCode::NotFound,
