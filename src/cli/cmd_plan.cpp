@@ -1,5 +1,7 @@
-// `wgk plan PACKAGE --input NAME=DTYPE:D0xD1 ... [--absent NAME] [--attr NAME=VALUE]
-//   (--device-profile FILE | default device) [--variant ID] [--tuning FILE] [--wgsl] [--json]`
+// `wgk plan PACKAGE --input NAME=DTYPE:D0xD1 ... [--absent NAME] [--attr NAME=VALUE] [--arg NAME=VALUE]
+//   [--output NAME=DTYPE:D0xD1] (--device-profile FILE | default device) [--variant ID] [--tuning FILE]
+//   [--wgsl] [--json] [hub options]`. PACKAGE is a repo id or a folder (also one holding only
+// manifest.json), in either manifest dialect.
 // Shows which variant a request selects and why, with every pass's dispatch, bindings and uniforms.
 // With --tuning, the table's entry for the request (variant + tunables) is applied as the runtime
 // would apply it (src/runtime/tuning.h); the table must be for the profile's device.
@@ -7,10 +9,12 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/support_runtime.h"
 #include "core/device_profile.h"
 #include "gpu/device.h"
 #include "package/package.h"
 #include "plan/plan.h"
+#include "runtime/package_loader.h"
 #include "runtime/tuning.h"
 #include "wgk/error.h"
 
@@ -27,10 +31,6 @@ DeviceProfile profileForPlan(const std::string& pathOrEmpty) {
   return DeviceProfile::load(pathOrEmpty);
 }
 
-// The package a PACKAGE argument names. Today a folder; a resolver for repo ids slots in here.
-std::shared_ptr<const package::Package> packageForPlan(const std::string& arg) {
-  return package::Package::open(arg);
-}
 
 // "x=float16:2x8", "s=float32:" (rank 0), "s=float32:scalar".
 std::pair<std::string, plan::TensorDesc> parseInputSpec(const std::string& spec) {
@@ -76,8 +76,9 @@ std::pair<std::string, expr::Value> parseAttrSpec(const std::string& spec) {
 
 struct PlanArgs {
   std::string package, deviceProfile, variant, tuning;
-  std::vector<std::string> inputs, absent, attrs;
+  std::vector<std::string> inputs, outputs, absent, attrs, args;
   bool wgsl = false, json = false;
+  HubCliOptions hub;
 };
 
 void runPlan(const PlanArgs& a) {
@@ -87,14 +88,23 @@ void runPlan(const PlanArgs& a) {
     if (!req.inputs.emplace(name, t).second)
       throw Error(ErrorCode::InvalidArgument, "--input '" + name + "' given twice");
   }
+  for (const auto& s : a.outputs) {
+    auto [name, t] = parseInputSpec(s);
+    if (!req.outputs.emplace(name, t).second)
+      throw Error(ErrorCode::InvalidArgument, "--output '" + name + "' given twice");
+  }
   for (const auto& s : a.absent) req.absent.insert(s);
   for (const auto& s : a.attrs) {
     auto [name, v] = parseAttrSpec(s);
     req.attrs[name] = v;
   }
+  for (const auto& s : a.args) {
+    auto [name, v] = parseAttrSpec(s);
+    if (!req.args.emplace(name, v).second) throw Error(ErrorCode::InvalidArgument, "--arg '" + name + "' given twice");
+  }
   req.forcedVariant = a.variant;
   const DeviceProfile device = profileForPlan(a.deviceProfile);
-  plan::Planner planner(packageForPlan(a.package));
+  plan::Planner planner(runtime::loadPackage(a.package, loadOptionsFor(a.hub), a.hub.toHubOptions()).package);
   if (!a.tuning.empty()) {
     const runtime::TuningTable table = runtime::TuningTable::loadFor(a.tuning, device);
     if (!req.forcedVariant.empty())
@@ -117,9 +127,12 @@ void addPlanCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "plan", "Show the plan (variant, dispatch, bindings) a request gets, without running it");
   cmd->add_option("package", args->package,
-                  "Package folder (holding build/webgpu/manifest.json, or that folder)")
+                  "Repo id, or a package folder (holding build/webgpu/manifest.json, or that folder)")
       ->required();
   cmd->add_option("--input,-i", args->inputs, "NAME=DTYPE:D0xD1x... (DTYPE: or DTYPE:scalar for rank 0)");
+  cmd->add_option("--output", args->outputs,
+                  "NAME=DTYPE:D0xD1x...: a destination's shape (for an output whose port declares none)");
+  cmd->add_option("--arg", args->args, "NAME=VALUE: a scalar arg of a spec 2.1 package (VALUE as JSON)");
   cmd->add_option("--absent", args->absent, "An optional input left out");
   cmd->add_option("--attr,-a", args->attrs, "NAME=VALUE (VALUE parsed as JSON, else a string)");
   cmd->add_option("--device-profile,-d", args->deviceProfile,
@@ -129,6 +142,7 @@ void addPlanCommand(CLI::App& app) {
                   "Tuning table (wgk tune) of the same device: plan with its variant and tunables");
   cmd->add_flag("--wgsl", args->wgsl, "Render and print each pass's WGSL");
   cmd->add_flag("--json", args->json, "Print the plan as JSON");
+  addHubOptions(cmd, args->hub);
   cmd->callback([args] { runPlan(*args); });
 }
 

@@ -15,7 +15,7 @@ namespace {
 void addRunCommand(CLI::App& app) {
   struct State {
     std::string package, outputDir, variant;
-    std::vector<std::string> inputs, attrs;
+    std::vector<std::string> inputs, attrs, args;
     bool json = false;
     wgk::cli::HubCliOptions hub;
   };
@@ -24,6 +24,7 @@ void addRunCommand(CLI::App& app) {
   cmd->add_option("package", s->package, "repo id (webgpu-kernels/<domain>.<Op>) or package folder")->required();
   cmd->add_option("--input,-i", s->inputs, "NAME=FILE.npy, one per input tensor (args names)");
   cmd->add_option("--attr,-a", s->attrs, "NAME=VALUE (VALUE read as JSON, else as a string)");
+  cmd->add_option("--arg", s->args, "NAME=VALUE: a scalar arg of a spec 2.1 package (VALUE read as JSON)");
   cmd->add_option("--variant", s->variant, "force this variant (must be eligible)");
   cmd->add_option("--output-dir,-o", s->outputDir, "folder for <output>.npy files")->required();
   cmd->add_flag("--json", s->json, "report as JSON on stdout");
@@ -37,6 +38,7 @@ void addRunCommand(CLI::App& app) {
     }
     wgk::CallOptions options;
     options.attrs = wgk::cli::parseAttributes(s->attrs);
+    options.args = wgk::cli::parseAttributes(s->args);
     options.variant = s->variant;
     options.placement = wgk::OutputPlacement::Host;
     options.timestamps = true;

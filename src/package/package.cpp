@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "package/template_includes.h"
 #include "wgk/error.h"
 
 namespace wgk::package {
@@ -102,12 +103,28 @@ std::string Package::readFile(const std::string& relative) const {
   return ss.str();
 }
 
-const templates::Template& Package::shaderTemplate(const std::string& relative) const {
+struct Package::ParsedShader {
+  ExpandedTemplate source;
+  templates::Template parsed;
+};
+
+const Package::ParsedShader& Package::parsedShader(const std::string& relative) const {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = templates_.find(relative);
   if (it != templates_.end()) return *it->second;
-  auto t = std::make_unique<templates::Template>(templates::Template::parse(readFile(relative), relative));
+  ExpandedTemplate source = expandIncludes(relative, [this](const std::string& f) { return readFile(f); });
+  templates::Template parsed = withSourceLines(source, [&] { return templates::Template::parse(source.text, relative); });
+  auto t = std::make_unique<ParsedShader>(ParsedShader{std::move(source), std::move(parsed)});
   return *templates_.emplace(relative, std::move(t)).first->second;
+}
+
+const templates::Template& Package::shaderTemplate(const std::string& relative) const {
+  return parsedShader(relative).parsed;
+}
+
+std::string Package::renderShader(const std::string& relative, const expr::Scope& scope) const {
+  const ParsedShader& s = parsedShader(relative);
+  return withSourceLines(s.source, [&] { return s.parsed.render(scope, includeResolver()); });
 }
 
 templates::IncludeResolver Package::includeResolver() const {

@@ -34,9 +34,13 @@ class Package {
   bool hasFile(const std::string& relative) const;
   // Confined read: Error(InvalidArgument) for a name leaving the folder, Error(NotFound) when absent.
   std::string readFile(const std::string& relative) const;
-  // Parsed once per package; thread-safe.
+  // Parsed once per package, after its `{% include "file" %}` tags are expanded as text (the Hub
+  // loader's way: an included file's macros and sets are the includer's; paths starting with "."
+  // are relative to the including file, others to build/webgpu/). Thread-safe.
   const templates::Template& shaderTemplate(const std::string& relative) const;
-  // For {% include %}: the confined readFile.
+  // Renders a shader; errors name the file and line of the source they came from.
+  std::string renderShader(const std::string& relative, const expr::Scope& scope) const;
+  // For includes the text expansion leaves to the renderer ({%- include %}): the confined readFile.
   templates::IncludeResolver includeResolver() const;
 
  private:
@@ -44,8 +48,10 @@ class Package {
   std::filesystem::path resolve(const std::string& relative) const;  // checked, canonical
   Manifest manifest_;
   std::filesystem::path dir_, root_;
+  struct ParsedShader;
+  const ParsedShader& parsedShader(const std::string& relative) const;
   mutable std::mutex mutex_;
-  mutable std::map<std::string, std::unique_ptr<templates::Template>> templates_;
+  mutable std::map<std::string, std::unique_ptr<ParsedShader>> templates_;
 };
 
 // metadata.json's webgpu.manifestSpec ("2.1"), or nullopt when it has none (the seeds' packages).

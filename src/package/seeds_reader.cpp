@@ -97,6 +97,8 @@ PortSpec readPort(const std::string& name, const Json& j, const std::string& pat
   PortSpec p;
   p.name = name;
   p.path = path;
+  // Tensor names become WGSL text and output file names: identifiers only.
+  requireIdentifier(name, path, "tensor name");
   const std::string kind = readString(r.required("kind"), r.path("kind"));
   if (kind != "tensor") schemaError(r.path("kind"), "unsupported arg kind '" + kind + "' (expected \"tensor\")");
   p.onnx = readString(r.required("semantic"), r.path("semantic"));

@@ -246,7 +246,7 @@ void readAttributes(Manifest& m, const Json* attrs, const Json* constraints) {
   }
 }
 
-std::map<std::string, BindingEntry> readHandles(const Json& j) {
+std::map<std::string, BindingEntry> readHandles(const Manifest& m, const Json& j) {
   readObject(j, "/bindings");
   std::map<std::string, BindingEntry> out;
   for (auto it = j.begin(); it != j.end(); ++it) {
@@ -254,7 +254,15 @@ std::map<std::string, BindingEntry> readHandles(const Json& j) {
     requireIdentifier(it.key(), p, "binding handle");
     if (it.value().is_array())
       schemaError(p, "a binding handle is one entry object; a list of entries is the seeds' bindingSets");
-    out.emplace(it.key(), readBindingEntry(it.value(), it.key(), p));
+    BindingEntry e = readBindingEntry(it.value(), it.key(), p);
+    if (e.scratch && !e.elementType && !e.uniform)
+      schemaError(p, "names scratch '" + *e.scratch + "' outside a variant, so its elementType cannot default: "
+                     "write elementType");
+    // Outside a variant the buffer type defaults only for a uniform, a scratch or a port.
+    if (!e.buffer && !e.uniform && !e.scratch && !m.findPort(e.arg.value_or(e.name)))
+      schemaError(p, "binds '" + e.arg.value_or(e.name) + "', which is neither an input, an output nor an intermediate "
+                     "named by scratch, so its buffer type cannot default: write buffer");
+    out.emplace(it.key(), std::move(e));
   }
   return out;
 }
@@ -311,7 +319,7 @@ Manifest readSpec21Manifest(const Json& raw) {
     if (auto* v = r.optional("derive")) m.derive = readDerive(*v, "/derive", top.reserved);
     if (auto* v = r.optional("when")) top.when = readWhenList(*v, "/when", "when");
     if (auto* v = r.optional("requires")) top.requirements = readRequires(*v, "/requires");
-    if (auto* v = r.optional("bindings")) top.handles = readHandles(*v);
+    if (auto* v = r.optional("bindings")) top.handles = readHandles(m, *v);
     const Json& variants = r.required("variants");
     if (!variants.is_array() || variants.empty()) schemaError("/variants", "variants must be a non-empty list");
     finishObject(r, topLevelHints());

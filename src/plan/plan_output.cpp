@@ -234,6 +234,7 @@ Json Plan::toJson(bool withWgsl) const {
     pj["bindings"] = bs;
     pj["uniforms"] = uniforms;
     pj["uniformBytes"] = uniformBytes;
+    pj["declarations"] = p.declarations;
     if (withWgsl) pj["wgsl"] = p.wgsl;
     passesJ.push_back(pj);
   }

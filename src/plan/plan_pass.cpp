@@ -235,8 +235,7 @@ PlannedPass planPass(const package::Package& pkg, const PassSpec& ps, const std:
                          {"wgsl", expr::Value(expr::Map{{"resourceDeclarations", expr::Value(out.declarations)}})},
                          {"device", deviceV ? *deviceV : expr::Value()}}));
     withContext("rendering " + ps.shader + " for pass " + id, [&] {
-      const templates::Template& t = pkg.shaderTemplate(ps.shader);
-      std::string wgsl = t.render(scope, pkg.includeResolver());
+      std::string wgsl = pkg.renderShader(ps.shader, scope);
       // A template that declares no bindings itself gets the generated declarations on top.
       if (wgsl.find("@binding(") == std::string::npos) wgsl = out.declarations + "\n" + wgsl;
       out.wgsl = templates::addEnableDirectives(wgsl);

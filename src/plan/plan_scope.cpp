@@ -256,8 +256,13 @@ void bindPortDType(const Manifest& m, const PortSpec& p, DType logical, RequestS
   } else if (p.dtype != dt) {
     contract("input '" + p.name + "' must be " + p.dtype + " (its dtype), got " + dt);
   } else {
-    // A concrete dtype is a name in dtypes too (dtypes.float32 = "f32"), as in the Hub loader.
-    rs.typeVars.emplace(p.dtype, storage);
+    // A concrete dtype is a name in dtypes too (dtypes.float32 = "f32"), as in the Hub loader,
+    // which also makes every port of that dtype share one storage (two int64 ports with
+    // different projections conflict there, and so here).
+    auto [bound, fresh] = rs.typeVars.emplace(p.dtype, storage);
+    if (!fresh && bound->second != storage)
+      contract("input '" + p.name + "' is stored as " + std::string(dtypeName(storage)) + ", but the " + p.dtype +
+               " ports bound so far are stored as " + std::string(dtypeName(bound->second)));
     rs.logicalTypeVars.emplace(p.dtype, logical);
   }
 }

@@ -30,8 +30,14 @@ HostTensor fastGelu(const HostTensor& x, const HostTensor* bias);
 //    n = T(x / rms); y = V(f32(n) * f32(scale)) with the product rounded to f32 first.
 //  stashType 10 (serial f16): xh = f16(x); acc = f16(acc + f16(xh*xh)) in index order;
 //    mean = f16(acc / f16(N)); d = f16(sqrt(f16(mean + f16(eps)))); n = f16(xh / d); y as above.
+// A negative (or NaN) epsilon is a contract error.
 HostTensor rmsNormalization(const HostTensor& x, const HostTensor& scale, int64_t axis, double epsilon,
                             int64_t stashType);
+// stashType 10 with the f16 squares added in the order of the parallel variants stash_f16_rows*
+// (words of 8, 256 slots of 8 lane sums, a halving tree: docs/tolerances.md) instead of index
+// order; every other operation as above. Tests check those variants against it bit for bit.
+HostTensor rmsNormalizationStashF16Tree(const HostTensor& x, const HostTensor& scale, int64_t axis,
+                                        double epsilon);
 
 // com.microsoft.GemmaRotaryEmbedding. emb float32 [b, s, d]; q, qRot, k, kRot float16 [b, h, s, d].
 // c = f16(cos(emb)), s = f16(sin(emb)) from the float32 angle (cos/sin in double, accurate for any

@@ -29,10 +29,43 @@ std::vector<size_t> broadcastIndex(const Shape& xs, const Shape& ss) {
   }
   return out;
 }
-}  // namespace
 
-HostTensor rmsNormalization(const HostTensor& x, const HostTensor& scale, int64_t axis, double epsilon,
-                            int64_t stashType) {
+// stash_type 10: the f16 sum of one row's f16 squares sq[0..n), each addition rounded to f16.
+// In index order: variant stash_f16_serial.
+float serialSum(const std::vector<float>& sq) {
+  float acc = 0;
+  for (float t : sq) acc = f16(acc + t);
+  return acc;
+}
+
+// In the order of the parallel variants stash_f16_rows*: words of 8 elements (the last padded
+// with +0), slot t of 256 owns the words t, t + 256, ..., keeping 8 lane sums; a slot's partial
+// adds its lane sums in lane order; then a halving tree over the slots (p_t += p_{t+n} for
+// n = 128, ..., 1). Slots without words hold +0, so fewer than 256 of them give the same sum.
+float treeSum(const std::vector<float>& sq) {
+  constexpr size_t kSlots = 256, kLanes = 8;
+  const size_t words = (sq.size() + kLanes - 1) / kLanes;
+  std::vector<float> part(kSlots, 0.0f);
+  for (size_t t = 0; t < kSlots && t < words; ++t) {
+    float lane[kLanes] = {};
+    for (size_t w = t; w < words; w += kSlots)
+      for (size_t i = 0; i < kLanes; ++i) {
+        const size_t j = w * kLanes + i;
+        lane[i] = f16(lane[i] + (j < sq.size() ? sq[j] : 0.0f));
+      }
+    float p = lane[0];
+    for (size_t i = 1; i < kLanes; ++i) p = f16(p + lane[i]);
+    part[t] = p;
+  }
+  for (size_t n = kSlots / 2; n > 0; n /= 2)
+    for (size_t t = 0; t < n; ++t) part[t] = f16(part[t] + part[t + n]);
+  return part[0];
+}
+
+using StashSum = float (*)(const std::vector<float>&);
+
+HostTensor compute(const HostTensor& x, const HostTensor& scale, int64_t axis, double epsilon,
+                   int64_t stashType, StashSum stashSum) {
   requireFloat(kOp, "X", x);
   requireFloat(kOp, "scale", scale);
   const Shape& xs = x.shape();
@@ -45,6 +78,7 @@ HostTensor rmsNormalization(const HostTensor& x, const HostTensor& scale, int64_
                            std::to_string(r - 1) + ")");
   if (stashType != 1 && stashType != 10)
     contractError(kOp, "stash_type " + std::to_string(stashType) + " is not supported (allowed: 1, 10)");
+  if (!(epsilon >= 0)) contractError(kOp, "epsilon must be >= 0 (got " + std::to_string(epsilon) + ")");
   bool broadcastOk = ss.size() <= xs.size();
   for (size_t j = 0; broadcastOk && j < ss.size(); ++j) {
     const int64_t s = ss[ss.size() - 1 - j], d = xs[xs.size() - 1 - j];
@@ -77,12 +111,13 @@ HostTensor rmsNormalization(const HostTensor& x, const HostTensor& scale, int64_
       const double rms = std::sqrt(sumSq / static_cast<double>(n) + static_cast<double>(eps));
       for (int64_t j = 0; j < n; ++j) finish(base + j, xv[base + j] / rms);
     } else {
-      // stash_f16_serial: every step rounded to f16, in index order (overflow to inf is intended).
-      float acc = 0;
+      // Every step rounded to f16 (overflow to inf is intended); the sum in stashSum's order.
+      std::vector<float> sq(static_cast<size_t>(n));
       for (int64_t j = 0; j < n; ++j) {
         const float xh = f16(static_cast<float>(xv[base + j]));
-        acc = f16(acc + f16(xh * xh));
+        sq[static_cast<size_t>(j)] = f16(xh * xh);
       }
+      const float acc = stashSum(sq);
       const float mean = f16(acc / f16(static_cast<float>(n)));
       const float d = f16(std::sqrt(f16(mean + f16(eps))));
       for (int64_t j = 0; j < n; ++j) {
@@ -92,6 +127,17 @@ HostTensor rmsNormalization(const HostTensor& x, const HostTensor& scale, int64_
     }
   }
   return HostTensor::fromDoubles(scale.dtype(), xs, y);  // V(...): exact from the f32 product
+}
+}  // namespace
+
+HostTensor rmsNormalization(const HostTensor& x, const HostTensor& scale, int64_t axis, double epsilon,
+                            int64_t stashType) {
+  return compute(x, scale, axis, epsilon, stashType, serialSum);
+}
+
+HostTensor rmsNormalizationStashF16Tree(const HostTensor& x, const HostTensor& scale, int64_t axis,
+                                        double epsilon) {
+  return compute(x, scale, axis, epsilon, 10, treeSum);
 }
 
 }  // namespace wgk::reference

@@ -260,8 +260,8 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
       entries.push_back({x.buffer, x.offset, x.size});
       passBound.push_back(x);
     }
+    if (aliasedAway(pp, passBound)) continue;  // before the aliasing check: that is the point of it
     checkAliasing(pp, passBound);
-    if (aliasedAway(pp, passBound)) continue;
     auto it = pass.bindGroups.find(key);
     if (it == pass.bindGroups.end()) {
       ++runtime_.bindGroupMisses;

@@ -154,3 +154,34 @@ TEST(Manifest, CommentsAreAllowed) {
 TEST(Manifest, NotAnObject) {
   expectSchemaError(Json::array(), {"expected an object"});
 }
+
+// Names from a package become WGSL text: they are identifiers, checked when the manifest loads
+// (issue 15: a binding named "x; @compute ..." was pasted into the generated declarations).
+TEST(Manifest, WgslNamesAreIdentifiers) {
+  Json j = seed("com.microsoft.FastGelu");
+  j["bindingSets"]["vec4"][0]["name"] = "x: array<f32>; @group(0) @binding(9) var<storage> evil";
+  expectSchemaError(j, {"/bindingSets/vec4/0/name", "not an identifier"});
+  Json k = seed("ai.onnx.RMSNormalization");
+  k["bindingSets"]["rows"][3]["struct"]["fields"][0]["name"] = "rows };";
+  expectSchemaError(k, {"/bindingSets/rows/3/struct/fields/0/name", "not an identifier"});
+  Json l = seed("com.microsoft.FastGelu");
+  l["bindingSets"]["vec4"][0]["elementType"] = "f32>; fn main() {}";
+  expectSchemaError(l, {"/bindingSets/vec4/0/elementType", "not a WGSL element type"});
+  Json m = seed("com.microsoft.FastGelu");
+  m["args"]["../../ESCAPED"] = m["args"]["Y"];
+  m["args"].erase("Y");
+  expectSchemaError(m, {"../../ESCAPED", "not an identifier"});
+  Json n = seed("com.microsoft.GemmaRotaryEmbedding");
+  n["derive"]["a b"] = "1";
+  expectSchemaError(n, {"/derive/a b", "not an identifier"});
+}
+
+// A constraint whose min is above its max can never hold: refused at load (issue 15).
+TEST(Manifest, ConstraintMinAboveMaxRefused) {
+  Json j = seed("ai.onnx.RMSNormalization");
+  j["attributeConstraints"]["epsilon"] = {{"min", 1}, {"max", 0}};
+  expectSchemaError(j, {"/attributeConstraints/epsilon", "min 1.0 is above max 0.0"});
+  Json k = seed("ai.onnx.RMSNormalization");
+  k["attributeConstraints"]["axis"] = {{"min", 0}};  // the default -1 is below min
+  expectSchemaError(k, {"/attributeConstraints/axis", "outside [min, max]"});
+}

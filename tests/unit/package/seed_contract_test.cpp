@@ -1,6 +1,7 @@
 // The embedded packages honour the seeds (the user's contract): each embedded manifest holds its
-// seed unchanged, and only adds to it — new variants, and the derive names, binding sets and
-// tunables those variants need. A change to anything the seed says fails here.
+// seed unchanged, and only adds to it — new variants, the derive names, binding sets and tunables
+// those variants need, and constraints on attributes the seed leaves open (RMSNormalization's
+// epsilon >= 0: issue 15). A change to anything the seed says fails here.
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
 
@@ -16,7 +17,7 @@ const std::string kSeeds = WGK_SEEDS_DIR;
 const std::string kPackages = std::string(WGK_SOURCE_DIR) + "/packages/webgpu-kernels";
 
 // Objects of the manifest where new keys may appear; everything else must equal the seed.
-const std::set<std::string> kExtensible = {"/derive", "/bindingSets", "/tunables"};
+const std::set<std::string> kExtensible = {"/derive", "/bindingSets", "/tunables", "/attributeConstraints"};
 
 void expectContains(const Json& seed, const Json& embedded, const std::string& path) {
   if (path == "/variants") {
@@ -69,6 +70,14 @@ TEST(SeedContract, DetectsAChangedSeedVariant) {
   Json renamedDerive = seed;
   renamedDerive["derive"]["baseOk"] = "true";
   EXPECT_NONFATAL_FAILURE(expectContains(seed, renamedDerive, ""), "differs from the seed");
+  // A new constraint may be added; one the seed states may not change.
+  const Json rms = readJsonFile(kSeeds + "/ai.onnx.RMSNormalization.manifest.json");
+  Json added = rms;
+  added["attributeConstraints"]["epsilon"] = Json::parse(R"({"min": 0})");
+  expectContains(rms, added, "");
+  Json changedConstraint = rms;
+  changedConstraint["attributeConstraints"]["stash_type"]["values"] = Json::parse("[1]");
+  EXPECT_NONFATAL_FAILURE(expectContains(rms, changedConstraint, ""), "differs from the seed");
 }
 
 INSTANTIATE_TEST_SUITE_P(Packages, SeedContract,

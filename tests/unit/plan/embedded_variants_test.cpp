@@ -157,3 +157,91 @@ TEST(EmbeddedVariants, FastF16RoundingOnlyOnProbedDevices) {
   const Plan portable = planEmbedded("ai.onnx.RMSNormalization", mixed);
   EXPECT_TRUE(has(portable.passes[0].wgsl, "return roundF16(v * inv) * s;")) << portable.passes[0].wgsl;
 }
+
+// stash_type 10, f16 rows of whole 8-half words: the parallel words variant (1020) outranks
+// stash_f16_rows (1010) and the seed's stash_f16_serial (1000). 2048 halves = 256 words: one
+// workgroup of 256 per row, one word each, held in registers; on a probed device the sum is in f16.
+TEST(EmbeddedVariants, RmsStash10PicksTheParallelWordsVariant) {
+  const PlanRequest r =
+      request({{"x", f16({2048, 2048})}, {"scale", f16({2048})}}, {{"stash_type", int64_t{10}}});
+  Plan p = planEmbedded("ai.onnx.RMSNormalization", r);
+  EXPECT_EQ(p.variant, "stash_f16_rows_f16x8");
+  EXPECT_TRUE(verdict(p, "stash_f16_rows").eligible);
+  EXPECT_TRUE(verdict(p, "stash_f16_serial").eligible);
+  ASSERT_EQ(p.passes.size(), 1u);
+  EXPECT_EQ(p.passes[0].dispatch, (std::array<uint32_t, 3>{2048, 1, 1}));
+  EXPECT_EQ(p.passes[0].bindings[0].elementType, "vec4<u32>");
+  EXPECT_EQ(p.passes[0].bindings[1].elementType, "vec4<u32>");
+  const std::string& w = p.passes[0].wgsl;
+  EXPECT_TRUE(has(w, "@workgroup_size(256)")) << w;
+  EXPECT_TRUE(has(w, "var cache : array<vec4<u32>, 1>;")) << w;
+  EXPECT_TRUE(has(w, "var<workgroup> part : array<f16, 256>;")) << w;
+  EXPECT_TRUE(has(w, "return vec4<f16>(roundToF16Quantum(v * v));")) << w;
+  EXPECT_TRUE(has(w, "let y = vec4<f16>(v / d) * sh;")) << w;
+  // Unprobed: every f16 operation emulated in f32, as stash_f16_serial does (same bits).
+  const std::string u = planEmbeddedUnprobed("ai.onnx.RMSNormalization", r).passes[0].wgsl;
+  EXPECT_TRUE(has(u, "var<workgroup> part : array<f32, 256>;")) << u;
+  EXPECT_TRUE(has(u, "return h4(a + b);")) << u;
+  EXPECT_TRUE(has(u, "let y = vec4<f16>(h4(v / d) * vec4<f32>(sh));")) << u;
+  EXPECT_FALSE(has(u, "roundToF16Quantum(v * v)")) << u;
+}
+
+// The workgroup is pow2ceil(words) up to 256 (the order stays that of 256 slots): 8 halves -> 1
+// invocation, 1000 halves = 125 words -> 128; 4096 = 512 words -> 256 with 2 words each; 40960
+// halves = 20 words per invocation, past the 16 kept in registers: re-read from memory.
+TEST(EmbeddedVariants, RmsStash10WorkgroupFollowsTheWords) {
+  auto planRows = [](Shape x) {
+    const int64_t h = x.back();
+    return planEmbedded("ai.onnx.RMSNormalization",
+                        request({{"x", f16(x)}, {"scale", f16({h})}}, {{"stash_type", int64_t{10}}}));
+  };
+  EXPECT_TRUE(has(planRows({64, 8}).passes[0].wgsl, "@workgroup_size(1)"));
+  EXPECT_TRUE(has(planRows({4, 1000}).passes[0].wgsl, "@workgroup_size(128)"));
+  const Plan decode = planRows({1, 4096});
+  EXPECT_EQ(decode.variant, "stash_f16_rows_f16x8");
+  EXPECT_EQ(decode.passes[0].dispatch, (std::array<uint32_t, 3>{1, 1, 1}));
+  EXPECT_TRUE(has(decode.passes[0].wgsl, "var cache : array<vec4<u32>, 2>;")) << decode.passes[0].wgsl;
+  const Plan longRow = planRows({2, 40960});
+  EXPECT_FALSE(has(longRow.passes[0].wgsl, "var cache")) << longRow.passes[0].wgsl;
+  EXPECT_TRUE(has(longRow.passes[0].wgsl, "let word = x[base + w];")) << longRow.passes[0].wgsl;
+  const Plan many = planRows({70000, 8});
+  EXPECT_EQ(many.passes[0].dispatch, (std::array<uint32_t, 3>{65535, 2, 1}));
+  EXPECT_TRUE(many.passes[0].folded);
+}
+
+// Everything else with stash_type 10 gets stash_f16_rows (element loads, any T, V, axis and
+// broadcast scale), which emulates f16 in f32 on every device; the seed's serial variant only
+// when forced.
+TEST(EmbeddedVariants, RmsStash10GeneralShapesPickStashF16Rows) {
+  const auto stash = [](std::initializer_list<std::pair<std::string, TensorDesc>> in, int64_t axis = -1) {
+    return planEmbedded("ai.onnx.RMSNormalization",
+                        request(in, {{"stash_type", int64_t{10}}, {"axis", expr::Value(axis)}}));
+  };
+  const Plan odd = stash({{"x", f16({3, 1001})}, {"scale", f16({1001})}});
+  EXPECT_EQ(odd.variant, "stash_f16_rows");
+  EXPECT_TRUE(has(verdict(odd, "stash_f16_rows_f16x8").reason, "% 8 == 0"))
+      << verdict(odd, "stash_f16_rows_f16x8").reason;
+  EXPECT_TRUE(has(odd.passes[0].wgsl, "return h(a + b);")) << odd.passes[0].wgsl;
+  EXPECT_EQ(odd.passes[0].bindings[0].elementType, "f16");
+  const Plan mixed = stash({{"x", f32({4, 64})}, {"scale", f16({64})}});
+  EXPECT_EQ(mixed.variant, "stash_f16_rows");
+  EXPECT_TRUE(has(mixed.passes[0].wgsl, "return select(0.0, h(f32(x[base + min(e, H - 1u)])), e < H);"))
+      << mixed.passes[0].wgsl;
+  const Plan suffix = stash({{"x", f16({2, 3, 40})}, {"scale", f16({3, 1})}}, -2);
+  EXPECT_EQ(suffix.variant, "stash_f16_rows");
+  EXPECT_TRUE(has(suffix.passes[0].wgsl, "fn scaleIndex(")) << suffix.passes[0].wgsl;
+  EXPECT_EQ(suffix.passes[0].dispatch, (std::array<uint32_t, 3>{2, 1, 1}));
+}
+
+// epsilon < 0 is refused by the embedded manifest's attributeConstraints (issue 15: it gave NaN);
+// 0 is allowed.
+TEST(EmbeddedVariants, RmsNegativeEpsilonIsAContractError) {
+  const auto plan = [](double eps) {
+    return planEmbedded("ai.onnx.RMSNormalization",
+                        request({{"x", f32({2, 8})}, {"scale", f32({8})}}, {{"epsilon", eps}}));
+  };
+  expectError(ErrorCode::Contract, [&] { plan(-1); },
+              {"attribute epsilon = -1", "below attributeConstraints.epsilon.min 0"});
+  expectError(ErrorCode::Contract, [&] { plan(-1e-30); }, {"attributeConstraints.epsilon.min"});
+  EXPECT_EQ(plan(0).variant, "last_axis_row_vec4");
+}

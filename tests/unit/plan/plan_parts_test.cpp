@@ -116,3 +116,18 @@ TEST(PlanParts, JsonAndText) {
   EXPECT_NE(text.find("rowStride = 65535"), std::string::npos) << text;
   EXPECT_NE(text.find("suffix_axis_splitk"), std::string::npos);
 }
+
+// A `$name` element type resolves at plan time to a value an expression computed: it must be a
+// WGSL element type, or the generated declarations would carry whatever the package wrote.
+TEST(PlanParts, ResolvedElementTypeMustBeWgsl) {
+  package::Json j = package::readJsonFile(std::string(WGK_SEEDS_DIR) + "/com.microsoft.FastGelu.manifest.json");
+  j["variants"][0]["constants"]["vectorScalar"] = "\"vec4<f32>>; @group(0) @binding(7) var<storage> evil: array<u32\"";
+  auto pkg = package::Package::fromManifest(package::parseManifest(j), WGK_SEEDS_DIR);
+  Planner planner(pkg);
+  PlanOptions o;
+  o.renderShaders = false;
+  test::expectError(ErrorCode::Manifest,
+                    [&] { planner.plan(test::request({{"X", test::f32({2, 8})}, {"bias", test::f32({8})}}),
+                                       test::profile("lavapipe"), o); },
+                    {"elementType $vectorScalar", "is not a WGSL element type"});
+}

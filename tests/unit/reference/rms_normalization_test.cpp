@@ -9,6 +9,7 @@
 namespace wgk {
 namespace {
 using reference::rmsNormalization;
+using reference::rmsNormalizationStashF16Tree;
 using testutil::f16;
 using testutil::f32;
 
@@ -125,6 +126,32 @@ TEST(RmsNormalization, Stash10IsSerialF16) {
   EXPECT_EQ(b.at(1), 0.034942626953125);
 }
 
+TEST(RmsNormalization, Stash10TreeOrderOfTheParallelVariants) {
+  // Up to 8 elements the tree is one slot whose lanes are added in lane order: index order.
+  for (const auto& row : {std::vector<double>{1, 1, 1, 1, 64}, std::vector<double>{64, 1, 1, 1, 1}}) {
+    const auto x = f16({5}, row), s = f16({5}, {1, 1, 1, 1, 1});
+    EXPECT_EQ(rmsNormalizationStashF16Tree(x, s, -1, 1e-5).toDoubles(),
+              rmsNormalization(x, s, -1, 1e-5, 10).toDoubles());
+  }
+  // [64, 1 x 15]: index order adds every 1 to 4096 and loses it (spacing 4): acc = 4096, d = 16,
+  // n = [4, 0.0625 ...]. The tree adds the second word's eight 1s first (slot 1: 8), then 4096 + 8
+  // = 4104: mean 256.5, d = f16(16.0156) = 16.015625, n = [3.99609375, 0.06243896484375 ...].
+  std::vector<double> row(16, 1.0);
+  row[0] = 64;
+  const auto x = f16({16}, row), s = f16({16}, std::vector<double>(16, 1.0));
+  const auto serial = rmsNormalization(x, s, -1, 1e-5, 10),
+             tree = rmsNormalizationStashF16Tree(x, s, -1, 1e-5);
+  EXPECT_EQ(serial.at(0), 4.0);
+  EXPECT_EQ(serial.at(15), 0.0625);
+  EXPECT_EQ(tree.at(0), 3.99609375);
+  EXPECT_EQ(tree.at(15), 0.06243896484375);
+  // 4096 ones: index order stops at 2048 (mean 0.5, n = 1.4140625); the tree adds exactly (n = 1).
+  const auto ones = f16({4096}, std::vector<double>(4096, 1.0)),
+             unit = f16({4096}, std::vector<double>(4096, 1.0));
+  EXPECT_EQ(rmsNormalization(ones, unit, -1, 1e-5, 10).at(7), 1.4140625);
+  EXPECT_EQ(rmsNormalizationStashF16Tree(ones, unit, -1, 1e-5).at(7), 1.0);
+}
+
 TEST(RmsNormalization, EmptyTensors) {
   EXPECT_EQ(rmsNormalization(f32({0, 4}, {}), f32({4}, {1, 2, 3, 4}), -1, 1e-5, 1).shape(), (Shape{0, 4}));
   EXPECT_EQ(rmsNormalization(f16({3, 0}, {}), f16({0}, {}), -1, 1e-5, 10).shape(), (Shape{3, 0}));
@@ -137,6 +164,8 @@ TEST(RmsNormalization, RejectsBadArguments) {
   testutil::expectError([&] { rmsNormalization(x, s, 2, 1e-5, 1); }, c, {"axis 2", "rank 2", "-2 .. 1"});
   testutil::expectError([&] { rmsNormalization(x, s, -3, 1e-5, 1); }, c, {"axis -3"});
   testutil::expectError([&] { rmsNormalization(x, s, -1, 1e-5, 2); }, c, {"stash_type 2", "1, 10"});
+  testutil::expectError([&] { rmsNormalization(x, s, -1, -1.0, 1); }, c, {"epsilon must be >= 0", "-1"});
+  testutil::expectError([&] { rmsNormalizationStashF16Tree(x, s, -1, -1e-9); }, c, {"epsilon must be >= 0"});
   testutil::expectError(
       [&] {
         rmsNormalization(x, f32({2}, {1, 1}), -1, 1e-5, 1);
