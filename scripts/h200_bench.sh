@@ -12,14 +12,17 @@
 # tune, peers' output, h200.log) end up in one logs.tar.gz. Every package, every bench
 # case, every eligible variant; budget about 9 minutes (tests <= 3 x 150 s but about 1 minute in
 # practice, bench <= 330 s, peers <= 200 s, each cut off by timeout).
+# WGK_H200_PKGS="webgpu-kernels/ai.onnx.Add ..." replaces the package list (the default is the three
+# seed packages; a run of all four would not fit one call). When ai.onnx.Add is in the list, its
+# torch peers (tools/peers/torch_add_peers.py, in the repository: nothing to carry) are added to
+# peers.json, after the per-op peer script's rows when that one is carried too.
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 peers=${1:-$root/out/peers/torch_peers.py}
 out=${OUT:-$root/out/bench}
 mkdir -p "$out"
 say() { printf 'h200_bench: %s\n' "$*" >&2; }
-pkgs=(webgpu-kernels/ai.onnx.RMSNormalization webgpu-kernels/com.microsoft.FastGelu
-      webgpu-kernels/com.microsoft.GemmaRotaryEmbedding)
+read -r -a pkgs <<< "${WGK_H200_PKGS:-webgpu-kernels/ai.onnx.RMSNormalization webgpu-kernels/com.microsoft.FastGelu webgpu-kernels/com.microsoft.GemmaRotaryEmbedding}"
 rc=0
 
 # Clock log beside the run (reading clocks changes nothing): SM/memory clocks and load every
@@ -61,7 +64,12 @@ if [[ -f "$peers" ]]; then
   (cd "$out" && OUT="$out" timeout 200 python3 "$peers" > "$out/peers.stdout" 2> "$out/peers.log") ||
     say "peers failed (exit $?): see peers.log"
 else
-  say "no peer script at $peers: report without torch numbers"
+  say "no peer script at $peers: report without its torch numbers"
+fi
+if [[ " ${pkgs[*]} " == *" webgpu-kernels/ai.onnx.Add "* ]]; then
+  say "torch peers of ai.onnx.Add"
+  (cd "$out" && OUT="$out" timeout 240 python3 "$root/tools/peers/torch_add_peers.py" \
+    >> "$out/peers.stdout" 2>> "$out/peers.log") || say "Add peers failed (exit $?): see peers.log"
 fi
 report=("$out/bench-h200.json" --html "$out/report.html" --markdown "$out/performance.md")
 [[ -s "$out/peers.json" ]] && report+=(--peers "$out/peers.json")

@@ -76,6 +76,18 @@ std::vector<Sample> samples() {
       s.c.outputs["y"] = expected(t, shape);
       out.push_back(std::move(s));
     }
+  // Add (the Hub's spec 2.1 manifest): the residual add of a prefill block (hidden 3072) and a bias
+  // row broadcast over it.
+  for (bool bias : {false, true})
+    for (DType t : {DType::Float16, DType::Float32}) {
+      const Shape shape{1, 128, 3072};
+      Sample s{"ai.onnx.Add", dims(shape) + (bias ? " + 3072" : " + same"), {}};
+      s.c.name = std::string("demo-add-") + (bias ? "bias" : "residual");
+      s.c.inputs["a"] = randomTensor(t, shape, seed++, -3, 3);
+      s.c.inputs["b"] = randomTensor(t, bias ? Shape{3072} : shape, seed++, -3, 3);
+      s.c.outputs["c"] = expected(t, shape);
+      out.push_back(std::move(s));
+    }
   // GemmaRotaryEmbedding (float16 only): prefill with 8 heads and decode with 16, head dim 256;
   // angles up to 4096 rad as position x inverse frequency reaches them.
   for (const Shape& q : {Shape{1, 8, 64, 256}, Shape{1, 16, 1, 256}}) {

@@ -44,7 +44,8 @@ std::string frontMatterAndTitle(const Manifest& m) {
 }
 
 std::string descriptionSection(const Manifest& m, const CardNotes& notes) {
-  std::string s = "## Description\n\n" + m.description + "\n\n\n";
+  std::string s =
+      "## Description\n\n" + (m.description.empty() ? notes.description : m.description) + "\n\n\n";
   if (!notes.specUrl.empty())
     s += "See the [" + notes.specTitle + "](" + notes.specUrl + ") for the reference semantics.\n\n\n";
   return s;
@@ -76,8 +77,9 @@ std::string tensorsSection(const Manifest& m) {
        "| --- | --- | --- | --- | --- | --- | --- |\n";
   for (const package::PortSpec* p : m.outputs()) {
     s << "| " << code(p->name) << " | " << (p->onnx.empty() ? "—" : code(p->onnx)) << " | "
-      << (p->dtype.empty() ? "—" : code(p->dtype)) << " | " << (p->rank ? sameAsOr(p->rank->text(), "ranks.") : "—")
-      << " | " << (p->shape ? sameAsOr(p->shape->text(), "shapes.") : "—") << " | " << cell(p->description)
+      << (p->dtype.empty() ? "—" : code(p->dtype)) << " | "
+      << (p->rank ? sameAsOr(p->rank->text(), "ranks.") : "—") << " | "
+      << (p->shape ? sameAsOr(p->shape->text(), "shapes.") : "—") << " | " << cell(p->description)
       << " | required |\n";
   }
   return s.str() + "\n\n";
@@ -99,8 +101,8 @@ std::string attributesSection(const Manifest& m) {
         for (const auto& p : parts) allowed += (allowed.empty() ? "" : ", ") + p;
       }
     }
-    s << "| " << code(a.name) << " | " << (a.defaultValue ? code(a.defaultValue->repr()) : "—") << " | " << allowed
-      << " | " << cell(a.description) << " |\n";
+    s << "| " << code(a.name) << " | " << (a.defaultValue ? code(a.defaultValue->repr()) : "—") << " | "
+      << allowed << " | " << cell(a.description) << " |\n";
   }
   return s.str() + "\n\n";
 }
@@ -215,6 +217,8 @@ CardNotes loadCardNotes(const package::Package& pkg) {
       notes.specUrl = package::readString(sr.required("url"), sr.path("url"));
       sr.finish();
     }
+    if (const auto* d = r.optional("description"))
+      notes.description = package::readString(*d, r.path("description"));
     if (const auto* tol = r.optional("tolerances")) {
       const std::string path = r.path("tolerances");
       for (const auto& [dtype, text] : package::readObject(*tol, path).items()) {

@@ -26,6 +26,9 @@ namespace wgk::harness {
 struct CardNotes {
   bool present = false;  // card.json exists
   std::string specTitle, specUrl;
+  // The card's description when the manifest has none (the Hub's spec 2.1 manifests carry no
+  // `description`); a manifest's own description wins.
+  std::string description;
   std::map<std::string, std::string> tolerances;  // output dtype name -> justification
 };
 

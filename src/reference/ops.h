@@ -6,6 +6,7 @@
 //
 //   wgk::HostTensor y = wgk::reference::fastGelu(x, &bias);
 //   auto [out1, out2] = wgk::reference::gemmaRotaryEmbedding(emb, q, qRot, k, kRot);
+//   wgk::HostTensor c = wgk::reference::add(a, b);
 #pragma once
 
 #include <cstdint>
@@ -44,5 +45,12 @@ HostTensor rmsNormalizationStashF16Tree(const HostTensor& x, const HostTensor& s
 std::pair<HostTensor, HostTensor> gemmaRotaryEmbedding(const HostTensor& emb, const HostTensor& q,
                                                        const HostTensor& qRot, const HostTensor& k,
                                                        const HostTensor& kRot);
+
+// ai.onnx.Add (opset 14). A and B of one dtype T in float32, float16, int32, uint32, int8, uint8;
+// multidirectional (numpy) broadcasting, any rank (0 included), zero-size dimensions (1 against 0
+// gives 0). C = A + B in T: float32 correctly rounded (overflow to +-inf, NaN propagates);
+// float16 the exact sum rounded once to binary16 (nearest even, so 65504 + 16 gives inf);
+// integers wrap to their logical width (127 + 1 = -128 in int8, 255 + 1 = 0 in uint8).
+HostTensor add(const HostTensor& a, const HostTensor& b);
 
 }  // namespace wgk::reference

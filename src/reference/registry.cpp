@@ -29,6 +29,13 @@ int64_t integralAttr(const Attrs& a, const std::string& name) {
 
 const std::map<std::string, OpEntry, std::less<>>& ops() {
   static const std::map<std::string, OpEntry, std::less<>> table = {
+      {"ai.onnx.Add",
+       {{"a", "b"},
+        {},
+        {},
+        [](const Inputs& in, const Attrs&) {
+          return Inputs{{"c", add(in.at("a"), in.at("b"))}};
+        }}},
       {"com.microsoft.FastGelu",
        {{"X"},
         {"bias"},

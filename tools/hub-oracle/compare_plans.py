@@ -6,10 +6,16 @@ be committed into it) lives in $WGK_ORACLE (default /work/oracle). For each requ
 device profile, this runs `wgk plan --json` and the oracle's plan.mjs on the same package folder
 and compares: the chosen variant, and per pass the dispatch grid, every binding's WGSL name,
 buffer type and element type, the uniform bytes and the generated declarations text; with
---wgsl also the rendered shaders (the package must then hold its templates).
+--wgsl also the rendered shaders (the package must then hold its templates), and with
+--all-variants every variant wgk finds eligible, forced on both sides (`--variant`), not only the
+chosen one. The Hub's loader has no `device.numerics` (facts wgk's runtime probes, which templates
+read to pick a one-instruction rounding), so with --wgsl both sides get the profile without it and
+render their portable forms.
 
   tools/hub-oracle/compare_plans.py --package tests/data/hub/ai.onnx.Add \
       --requests $WGK_ORACLE/requests/add-*.json [--profiles lavapipe h200] [--wgsl]
+  tools/hub-oracle/compare_plans.py --package packages/webgpu-kernels/ai.onnx.Add \
+      --requests tools/hub-oracle/requests/ai.onnx.Add/*.json --wgsl --all-variants
 
 Exit status 1 when any comparison differs (each difference is printed), 0 otherwise.
 """
@@ -19,6 +25,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -28,8 +35,10 @@ def shape_text(shape):
     return "x".join(str(d) for d in shape) if shape else "scalar"
 
 
-def wgk_plan(wgk, package, profile, request, wgsl):
+def wgk_plan(wgk, package, profile, request, wgsl, variant=None):
     cmd = [wgk, "plan", package, "--json", "--device-profile", profile]
+    if variant:
+        cmd += ["--variant", variant]
     for name, t in request.get("inputs", {}).items():
         cmd += ["--input", f"{name}={t['dtype']}:{shape_text(t['shape'])}"]
     for name, v in request.get("attrs", {}).items():
@@ -44,9 +53,11 @@ def wgk_plan(wgk, package, profile, request, wgsl):
     return json.loads(r.stdout)
 
 
-def oracle_plan(oracle, package, profile, request_file, wgsl):
+def oracle_plan(oracle, package, profile, request_file, wgsl, variant=None):
     cmd = ["node", os.path.join(oracle, "plan.mjs"), "--package", package, "--profile", profile,
            "--request", request_file, "--compact"]
+    if variant:
+        cmd += ["--variant", variant]
     if not wgsl:
         cmd.append("--no-wgsl")
     r = subprocess.run(cmd, capture_output=True, text=True)
@@ -95,6 +106,7 @@ def main():
     ap.add_argument("--requests", nargs="+", required=True)
     ap.add_argument("--profiles", nargs="+", default=["lavapipe", "h200", "no-f16", "no-subgroups"])
     ap.add_argument("--wgsl", action="store_true")
+    ap.add_argument("--all-variants", action="store_true", help="also every variant eligible under wgk, forced")
     ap.add_argument("--wgk", default=os.path.join(ROOT, "build", "wgk"))
     args = ap.parse_args()
     oracle = os.environ.get("WGK_ORACLE", "/work/oracle")
@@ -108,18 +120,31 @@ def main():
             request = json.load(open(req_file))
             for prof in args.profiles:
                 profile = os.path.join(ROOT, "tests", "data", "profiles", prof + ".json")
+                if args.wgsl:  # the Hub's device view has no numerics: both render portable forms
+                    doc = json.load(open(profile))
+                    doc.pop("numerics", None)
+                    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+                        json.dump(doc, f)
+                        profile = f.name
                 w = wgk_plan(args.wgk, args.package, profile, request, args.wgsl)
-                o = oracle_plan(oracle, args.package, profile, req_file, args.wgsl)
-                runs += 1
-                diffs = compare(w, o, args.wgsl)
-                label = f"{os.path.basename(req_file)} on {prof}"
-                if diffs:
-                    failures += 1
-                    print(f"DIFF {label}")
-                    for d in diffs:
-                        print("  " + d)
-                else:
-                    print(f"same {label}: {w.get('variant', 'no variant')}")
+                forced = [None]
+                if args.all_variants and "error" not in w:
+                    forced += [v["id"] for v in w["variants"] if v["eligible"] and v["id"] != w["variant"]]
+                for variant in forced:
+                    wv = w if variant is None else wgk_plan(args.wgk, args.package, profile, request, args.wgsl, variant)
+                    o = oracle_plan(oracle, args.package, profile, req_file, args.wgsl, variant)
+                    runs += 1
+                    diffs = compare(wv, o, args.wgsl)
+                    label = f"{os.path.basename(req_file)} on {prof}" + (f" forced {variant}" if variant else "")
+                    if diffs:
+                        failures += 1
+                        print(f"DIFF {label}")
+                        for d in diffs:
+                            print("  " + d)
+                    else:
+                        print(f"same {label}: {wv.get('variant', 'no variant')}")
+                if args.wgsl:
+                    os.unlink(profile)
     print(f"{runs - failures} of {runs} the same")
     return 1 if failures else 0
 

@@ -74,6 +74,130 @@ TEST(TestFile, ParsesHubShape) {
   EXPECT_FALSE(tol.abs || tol.rel || tol.ulp);
 }
 
+// Cases of the Hub's real ai.onnx.Add test.json (GitHub StayLameBro/backburner, vendored), verbatim:
+// a skipped case with pinned float32 subnormals and tolerance 0, a skipped int16 case (a dtype the
+// op does not take), an empty tensor, an int32 output without tolerance, allowNaN false and a
+// notes-only provenance.
+const char* kHubAddCases = R"({
+  "cases": [
+    {
+      "name": "f32_subnormal_identity_and_cancellation_gpu_gap",
+      "skipGpu": {
+        "category": "permanent",
+        "reason": "Portable WGSL floating-point semantics do not guarantee preservation of the subnormal values required by this fixture."
+      },
+      "provenance": {
+        "source": "onnxruntime/test/providers/cpu/math/element_wise_ops_test.cc",
+        "test": "MathOpTest.Add_float",
+        "notes": "Finite subnormal addends are valid float32 values; zero-add identity and exact opposite cancellation should not flush unrelated lanes."
+      },
+      "inputs": {
+        "a": { "dtype": "float32", "shape": [4], "data": { "kind": "values", "values": [1e-40, -1e-40, 0.0, 1e-39] } },
+        "b": { "dtype": "float32", "shape": [4], "data": { "kind": "values", "values": [0.0, 0.0, 1e-40, -1e-39] } }
+      },
+      "outputs": {
+        "c": { "dtype": "float32", "shape": [4], "tolerance": 0, "data": { "kind": "values", "values": [1e-40, -1e-40, 1e-40, 0.0] } }
+      }
+    },
+    {
+      "name": "ort_int16_basic_gpu_gap",
+      "skipGpu": { "category": "todo", "reason": "The widened-i32 Add path does not yet restore signed 16-bit wraparound after overflow." },
+      "provenance": { "source": "onnxruntime/test/providers/cpu/math/element_wise_ops_test.cc", "test": "MathOpTest.Add_int16" },
+      "inputs": {
+        "a": { "dtype": "int16", "shape": [3], "data": { "kind": "values", "values": [1, -2, 3] } },
+        "b": { "dtype": "int16", "shape": [3], "data": { "kind": "values", "values": [4, 5, 6] } }
+      },
+      "outputs": { "c": { "dtype": "int16", "shape": [3], "tolerance": 0 } }
+    },
+    {
+      "name": "ort_dim_zero_equal_rank",
+      "inputs": {
+        "a": { "dtype": "float32", "shape": [3, 1], "data": { "kind": "values", "values": [1.0, 2.0, 3.0] } },
+        "b": { "dtype": "float32", "shape": [3, 0], "data": { "kind": "values", "values": [] } }
+      },
+      "outputs": { "c": { "dtype": "float32", "shape": [3, 0], "tolerance": 0 } }
+    },
+    {
+      "name": "int32_exact_above_float24",
+      "inputs": {
+        "a": { "dtype": "int32", "shape": [4], "data": { "kind": "values", "values": [16777217, -16777217, 123456789, -123456789] } },
+        "b": { "dtype": "int32", "shape": [4], "data": { "kind": "values", "values": [2, -2, 10, -10] } }
+      },
+      "outputs": { "c": { "dtype": "int32", "shape": [4] } }
+    },
+    {
+      "name": "f16_result_overflows_to_inf",
+      "inputs": {
+        "a": { "dtype": "float16", "shape": [4], "data": { "kind": "values", "values": [60000.0, -60000.0, 32768.0, 0.0] } },
+        "b": { "dtype": "float16", "shape": [4], "data": { "kind": "values", "values": [10000.0, -10000.0, 32768.0, 65504.0] } }
+      },
+      "outputs": { "c": { "dtype": "float16", "shape": [4], "tolerance": 0, "allowNaN": false } }
+    },
+    {
+      "name": "scalar_b_vec4_route",
+      "provenance": { "notes": "One scalar operand broadcasts across a vec4-aligned output." },
+      "inputs": {
+        "a": { "dtype": "float32", "shape": [2, 8], "data": { "kind": "fillFloat32", "sinStep": 0.17, "cosStep": 0.23, "scale": 1.5 } },
+        "b": { "dtype": "float32", "shape": [1], "data": { "kind": "fillFloat32", "sinStep": 0.31, "cosStep": 0.11, "scale": 1.5 } }
+      },
+      "outputs": { "c": { "dtype": "float32", "shape": [2, 8], "tolerance": 0.000001 } }
+    }
+  ]})";
+
+TEST(TestFile, ReadsTheHubsAddCases) {
+  TestFile t = parseTestFile(parseJsonText(kHubAddCases, "hub add"));
+  ASSERT_EQ(t.cases.size(), 6u);
+  const TestCase& sub = t.cases[0];
+  ASSERT_TRUE(sub.skipGpu);
+  EXPECT_EQ(sub.skipGpu->category, "permanent");
+  EXPECT_NE(sub.skipGpu->reason.find("subnormal"), std::string::npos);
+  EXPECT_EQ(sub.provenance["test"], "MathOpTest.Add_float");
+  EXPECT_NE(sub.provenance["notes"].get<std::string>().find("cancellation"), std::string::npos);
+  // tolerance 0 is {abs: 0}: exact; the pinned subnormals survive materialisation unflushed.
+  const ExpectedOutput& c = sub.outputs.at("c");
+  EXPECT_EQ(c.tolerance.abs.value_or(-1), 0.0);
+  EXPECT_FALSE(c.tolerance.rel || c.tolerance.ulp);
+  auto pinned = materializeExpected(c);
+  ASSERT_TRUE(pinned);
+  EXPECT_EQ(pinned->at(0), static_cast<double>(1e-40f));
+  EXPECT_GT(pinned->at(0), 0.0);
+  EXPECT_EQ(materializeInputs(sub).at("b").at(3), static_cast<double>(-1e-39f));
+  // A skipped case may use a dtype the op does not take; it still parses and materialises.
+  const TestCase& i16 = *t.findCase("ort_int16_basic_gpu_gap");
+  EXPECT_EQ(i16.skipGpu->category, "todo");
+  EXPECT_EQ(i16.inputs.at("a").dtype, DType::Int16);
+  EXPECT_EQ(materializeInputs(i16).at("a").at(1), -2.0);
+  EXPECT_FALSE(i16.outputs.at("c").data);
+  // An empty tensor: [] values for a zero-size shape.
+  const TestCase& empty = *t.findCase("ort_dim_zero_equal_rank");
+  EXPECT_EQ(materializeInputs(empty).at("b").numel(), 0);
+  EXPECT_EQ(empty.outputs.at("c").shape, (Shape{3, 0}));
+  // An integer output without tolerance: exact; no provenance is null.
+  const TestCase& ints = *t.findCase("int32_exact_above_float24");
+  const Tolerance& it = ints.outputs.at("c").tolerance;
+  EXPECT_FALSE(it.abs || it.rel || it.ulp);
+  EXPECT_TRUE(ints.provenance.is_null());
+  EXPECT_EQ(materializeInputs(ints).at("a").at(0), 16777217.0);
+  EXPECT_FALSE(t.findCase("f16_result_overflows_to_inf")->outputs.at("c").allowNaN);
+  const TestCase& route = *t.findCase("scalar_b_vec4_route");
+  EXPECT_EQ(route.provenance.size(), 1u);
+  EXPECT_EQ(route.outputs.at("c").tolerance.abs.value_or(-1), 1e-6);
+  EXPECT_FALSE(route.skipGpu);
+}
+
+TEST(TestFile, HubFieldErrors) {
+  expectError(R"({"cases": [{"name": "x", "skipGpu": {"category": "todo"}, "inputs": {}, "outputs": {}}]})",
+              false, {"/cases/0/skipGpu/reason", "missing"});
+  expectError(R"({"cases": [{"name": "x", "skipGpu": "yes", "inputs": {}, "outputs": {}}]})", false,
+              {"/cases/0/skipGpu"});
+  expectError(R"({"cases": [{"name": "x", "provenance": 3, "inputs": {}, "outputs": {}}]})", false,
+              {"/cases/0/provenance", "object or a string"});
+  expectError(
+      R"({"cases": [{"name": "x", "inputs": {}, "outputs": {"c": {"dtype": "int32", "shape": [1], "tolerance": -1}}}]})",
+      false, {"/cases/0/outputs/c/tolerance", "negative"});
+  expectError(R"({"fixtureArrays": {"a": [1, "x"]}, "cases": []})", false, {"/fixtureArrays/a/1"});
+}
+
 TEST(TestFile, FillFloat32Definition) {
   DataSpec d;
   d.kind = DataSpec::Kind::FillFloat32;

@@ -10,19 +10,27 @@ using reference::runReference;
 using testutil::f16;
 using testutil::f32;
 
-TEST(ReferenceRegistry, KnowsTheThreeOps) {
+TEST(ReferenceRegistry, KnowsTheEmbeddedOps) {
   EXPECT_EQ(reference::referenceOpIds(),
-            (std::vector<std::string>{"ai.onnx.RMSNormalization", "com.microsoft.FastGelu",
+            (std::vector<std::string>{"ai.onnx.Add", "ai.onnx.RMSNormalization", "com.microsoft.FastGelu",
                                       "com.microsoft.GemmaRotaryEmbedding"}));
   EXPECT_TRUE(reference::hasReference("com.microsoft.FastGelu"));
   EXPECT_FALSE(reference::hasReference("FastGelu"));
-  testutil::expectError([] { runReference("ai.onnx.Add", {}, {}); }, ErrorCode::NotFound,
-                        {"ai.onnx.Add", "com.microsoft.FastGelu", "ai.onnx.RMSNormalization"});
+  testutil::expectError([] { runReference("ai.onnx.Sub", {}, {}); }, ErrorCode::NotFound,
+                        {"ai.onnx.Sub", "ai.onnx.Add", "com.microsoft.FastGelu", "ai.onnx.RMSNormalization"});
 }
 
 TEST(ReferenceRegistry, UsesTheManifestArgNamesAndDefaults) {
   const auto x = f32({2, 4}, {1, 2, 3, 4, 5, 6, 7, 8});
   const auto bias = f32({4}, {0.5, 0, -0.5, 1});
+  auto sum = runReference("ai.onnx.Add", {{"a", x}, {"b", bias}}, {});
+  ASSERT_EQ(sum.size(), 1u);
+  EXPECT_EQ(sum.at("c").toDoubles(), reference::add(x, bias).toDoubles());
+  testutil::expectError(
+      [&] {
+        runReference("ai.onnx.Add", {{"a", x}}, {});
+      },
+      ErrorCode::Contract, {"missing required input 'b'"});
   auto g = runReference("com.microsoft.FastGelu", {{"X", x}, {"bias", bias}}, {});
   ASSERT_EQ(g.size(), 1u);
   EXPECT_EQ(g.at("Y").toDoubles(), reference::fastGelu(x, &bias).toDoubles());
