@@ -7,6 +7,7 @@
 //   wgk::HostTensor y = wgk::reference::fastGelu(x, &bias);
 //   auto [out1, out2] = wgk::reference::gemmaRotaryEmbedding(emb, q, qRot, k, kRot);
 //   wgk::HostTensor c = wgk::reference::add(a, b);
+//   wgk::HostTensor y = wgk::reference::softmax(x, -1);
 #pragma once
 
 #include <cstdint>
@@ -52,5 +53,12 @@ std::pair<HostTensor, HostTensor> gemmaRotaryEmbedding(const HostTensor& emb, co
 // float16 the exact sum rounded once to binary16 (nearest even, so 65504 + 16 gives inf);
 // integers wrap to their logical width (127 + 1 = -128 in int8, 255 + 1 = 0 in uint8).
 HostTensor add(const HostTensor& a, const HostTensor& b);
+
+// ai.onnx.Softmax (opset 13). X float32 or float16, rank >= 1, axis in [-rank, rank). Along axis:
+// y = exp(x - max) / sum(exp(x - max)) in double, rounded once to X's dtype; -inf entries give 0,
+// large values never overflow (x - max <= 0). A row with no finite maximum (every entry -inf, a
+// fully masked causal row) or with a NaN or +inf entry is all NaN, as ONNX's reference computes.
+// Zero-size dimensions give an empty output.
+HostTensor softmax(const HostTensor& x, int64_t axis);
 
 }  // namespace wgk::reference

@@ -36,6 +36,13 @@ const std::map<std::string, OpEntry, std::less<>>& ops() {
         [](const Inputs& in, const Attrs&) {
           return Inputs{{"c", add(in.at("a"), in.at("b"))}};
         }}},
+      {"ai.onnx.Softmax",
+       {{"x"},
+        {},
+        {{"axis", -1}},
+        [](const Inputs& in, const Attrs& a) {
+          return Inputs{{"y", softmax(in.at("x"), integralAttr(a, "axis"))}};
+        }}},
       {"com.microsoft.FastGelu",
        {{"X"},
         {"bias"},

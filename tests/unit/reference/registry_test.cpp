@@ -12,8 +12,8 @@ using testutil::f32;
 
 TEST(ReferenceRegistry, KnowsTheEmbeddedOps) {
   EXPECT_EQ(reference::referenceOpIds(),
-            (std::vector<std::string>{"ai.onnx.Add", "ai.onnx.RMSNormalization", "com.microsoft.FastGelu",
-                                      "com.microsoft.GemmaRotaryEmbedding"}));
+            (std::vector<std::string>{"ai.onnx.Add", "ai.onnx.RMSNormalization", "ai.onnx.Softmax",
+                                      "com.microsoft.FastGelu", "com.microsoft.GemmaRotaryEmbedding"}));
   EXPECT_TRUE(reference::hasReference("com.microsoft.FastGelu"));
   EXPECT_FALSE(reference::hasReference("FastGelu"));
   testutil::expectError([] { runReference("ai.onnx.Sub", {}, {}); }, ErrorCode::NotFound,
@@ -31,6 +31,10 @@ TEST(ReferenceRegistry, UsesTheManifestArgNamesAndDefaults) {
         runReference("ai.onnx.Add", {{"a", x}}, {});
       },
       ErrorCode::Contract, {"missing required input 'b'"});
+  EXPECT_EQ(runReference("ai.onnx.Softmax", {{"x", x}}, {}).at("y").toDoubles(),
+            reference::softmax(x, -1).toDoubles());
+  EXPECT_EQ(runReference("ai.onnx.Softmax", {{"x", x}}, {{"axis", 0}}).at("y").toDoubles(),
+            reference::softmax(x, 0).toDoubles());
   auto g = runReference("com.microsoft.FastGelu", {{"X", x}, {"bias", bias}}, {});
   ASSERT_EQ(g.size(), 1u);
   EXPECT_EQ(g.at("Y").toDoubles(), reference::fastGelu(x, &bias).toDoubles());
