@@ -15,7 +15,8 @@
 # WGK_H200_PKGS="webgpu-kernels/ai.onnx.Add ..." replaces the package list (the default is the three
 # seed packages; a run of all four would not fit one call). When ai.onnx.Add is in the list, its
 # torch peers (tools/peers/torch_add_peers.py, in the repository: nothing to carry) are added to
-# peers.json, after the per-op peer script's rows when that one is carried too.
+# peers.json, after the per-op peer script's rows when that one is carried too; likewise
+# ai.onnx.Softmax's (tools/peers/torch_softmax_peers.py).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 peers=${1:-$root/out/peers/torch_peers.py}
@@ -70,6 +71,11 @@ if [[ " ${pkgs[*]} " == *" webgpu-kernels/ai.onnx.Add "* ]]; then
   say "torch peers of ai.onnx.Add"
   (cd "$out" && OUT="$out" timeout 240 python3 "$root/tools/peers/torch_add_peers.py" \
     >> "$out/peers.stdout" 2>> "$out/peers.log") || say "Add peers failed (exit $?): see peers.log"
+fi
+if [[ " ${pkgs[*]} " == *" webgpu-kernels/ai.onnx.Softmax "* ]]; then
+  say "torch peers of ai.onnx.Softmax"
+  (cd "$out" && OUT="$out" timeout 240 python3 "$root/tools/peers/torch_softmax_peers.py" \
+    >> "$out/peers.stdout" 2>> "$out/peers.log") || say "Softmax peers failed (exit $?): see peers.log"
 fi
 report=("$out/bench-h200.json" --html "$out/report.html" --markdown "$out/performance.md")
 [[ -s "$out/peers.json" ]] && report+=(--peers "$out/peers.json")

@@ -226,9 +226,14 @@ def dump(obj, path):
 
 
 def main():
-    names = [c["name"] for c in test_cases()]
-    assert len(set(names)) == len(names)
-    dump({"cases": test_cases()}, os.path.join(PKG, "test.json"))
+    cases = test_cases()
+    names = {c["name"] for c in cases}
+    assert len(names) == len(cases)
+    # Cases added to test.json by hand (not generated here) are kept, after the generated ones.
+    path = os.path.join(PKG, "test.json")
+    if os.path.exists(path):
+        cases += [c for c in json.load(open(path))["cases"] if c["name"] not in names]
+    dump({"cases": cases}, path)
     dump(bench_cases(), os.path.join(PKG, "bench.json"))
 
 
