@@ -88,6 +88,16 @@ std::vector<Sample> samples() {
       s.c.outputs["c"] = expected(t, shape);
       out.push_back(std::move(s));
     }
+  // Softmax (the Hub's spec 2.1 manifest): one token's attention scores (32 heads over 1024 keys)
+  // and a prefill block of 64 queries in 8 heads, along the last axis.
+  for (const Shape& shape : {Shape{1, 32, 1, 1024}, Shape{1, 8, 64, 64}})
+    for (DType t : {DType::Float16, DType::Float32}) {
+      Sample s{"ai.onnx.Softmax", dims(shape), {}};
+      s.c.name = "demo-softmax-" + dims(shape);
+      s.c.inputs["x"] = randomTensor(t, shape, seed++, -8, 8);
+      s.c.outputs["y"] = expected(t, shape);
+      out.push_back(std::move(s));
+    }
   // GemmaRotaryEmbedding (float16 only): prefill with 8 heads and decode with 16, head dim 256;
   // angles up to 4096 rad as position x inverse frequency reaches them.
   for (const Shape& q : {Shape{1, 8, 64, 256}, Shape{1, 16, 1, 256}}) {
