@@ -140,7 +140,13 @@ def test_cases():
             case(f"strided_{s}_600x37_axis0", t, [600, 37], fill(0.017, 0.029, 6.0), axis=0),
             case(f"strided_{s}_7x300x9_axis1_large", t, [7, 300, 9], fill(0.043, 0.0021, big), axis=1),
             case(f"strided_{s}_8x1024x129_axis1", t, [8, 1024, 129], fill(0.0013, 0.00029, 4.0), axis=1,
-                 description="Axis 1024, inner 129, outer 8 (1,056,768 elements): the lane-per-column strided variant"),
+                 description="Axis 1024, inner 129, outer 8 (1,056,768 elements): the lane-per-column strided variant",
+                 variant="strided_online_lane_large_inner"),
+            # Variants that never win by priority, targeted (`variant`: what plain `wgk test` forces).
+            case(f"fallback_{s}_4x8x3_axis1", t, [4, 8, 3], fill(0.29, 0.41, 3.0), axis=1,
+                 variant="strided_online_capacity_fallback"),
+            case(f"stable_{s}_7x9_masked", t, [7, 9], masked_rows(7, 9, 4, full_rows=(2,)), nan=True,
+                 variant="stable_3pass"),
             # Masks.
             case(f"causal_{s}_1x2x8x8", t, [1, 2, 8, 8], causal(2, 8, 8),
                  description="Causal attention scores (query i sees keys 0..i)"),
