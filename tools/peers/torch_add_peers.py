@@ -9,33 +9,17 @@ that file one is started, with its own 1 GiB copy. Prints each row as JSON.
 
   OUT=out/bench python3 tools/peers/torch_add_peers.py [BENCH_JSON]
 """
-import json, os, statistics, sys
+import os, sys
 import torch
+
+from bench_peers import dev, run  # the shared timing, peers.json and row loop
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 BENCH = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
     HERE, "..", "..", "packages", "webgpu-kernels", "ai.onnx.Add", "build", "webgpu", "bench.json")
 OUT = os.environ.get("OUT", "out")
-os.makedirs(OUT, exist_ok=True)
-dev = "cuda"
 DTYPES = {"float16": torch.float16, "float32": torch.float32, "int32": torch.int32, "int8": torch.int8,
           "uint8": torch.uint8}
-
-
-def time_fn(fn, iters=100, warm=20):
-    for _ in range(warm):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(5):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        for _ in range(iters):
-            fn()
-        e.record()
-        torch.cuda.synchronize()
-        ts.append(s.elapsed_time(e) / iters * 1e3)  # us per call
-    return statistics.median(ts)
 
 
 def make(spec):
@@ -50,36 +34,4 @@ def add(a, b):
     return a + b
 
 
-path = os.path.join(OUT, "peers.json")
-if os.path.exists(path):
-    res = json.load(open(path))
-else:
-    res = {"device": torch.cuda.get_device_name(), "torch": torch.__version__, "cases": []}
-    x = torch.empty(1 << 30, dtype=torch.uint8, device=dev)
-    y = torch.empty_like(x)
-    us = time_fn(lambda: y.copy_(x), iters=20, warm=5)
-    res["copy_1GiB"] = {"us": us, "GBps": 2 * x.numel() / us / 1e3}
-    del x, y
-
-compiled = torch.compile(add, dynamic=False)
-for case in json.load(open(BENCH))["cases"]:
-    if "smoke" in case.get("tags", []):
-        continue
-    a, b = make(case["inputs"]["a"]), make(case["inputs"]["b"])
-    c = a + b
-    nbytes = sum(t.numel() * t.element_size() for t in (a, b, c))
-    row = {"op": "Add", "case": case["name"], "bytes": nbytes}
-    for label, fn in (("eager", lambda: add(a, b)), ("compile", lambda: compiled(a, b))):
-        try:
-            us = time_fn(fn)
-            row[label + "_us"] = round(us, 2)
-            row[label + "_GBps"] = round(nbytes / us / 1e3, 1)
-        except Exception as ex:  # a failed peer is a row with the error, never a lost run
-            row[label + "_error"] = str(ex)[:200]
-    res["cases"].append(row)
-    print(json.dumps(row), flush=True)
-    del a, b, c
-    torch.cuda.empty_cache()
-
-with open(path, "w") as f:
-    json.dump(res, f, indent=1)
+run("Add", BENCH, OUT, add, lambda case: (make(case["inputs"]["a"]), make(case["inputs"]["b"])))
