@@ -30,24 +30,6 @@ PlanRequest addRequest(DType t, Shape a, Shape b) {
   return r;
 }
 
-std::string readFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-// The WGSL without // comments, to look for operators in code only.
-std::string code(const std::string& wgsl) {
-  std::string out;
-  std::istringstream in(wgsl);
-  for (std::string line; std::getline(in, line);) out += line.substr(0, line.find("//")) + "\n";
-  return out;
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 }  // namespace
 
 // The Hub's ai.onnx.Add manifest (v1 branch, revision abafe9b9, as ../shared/hub-spec-2.1 holds it).

@@ -24,10 +24,6 @@ Plan planEmbedded(const std::string& id, const PlanRequest& r) {
   return embeddedPlanner(id).plan(r, profile("h200"));
 }
 
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
-
 // The h200 profile without the probed numerics facts: a device whose f16 rounding was not shown
 // to be round-to-nearest-even.
 Plan planEmbeddedUnprobed(const std::string& id, const PlanRequest& r) {

@@ -1,7 +1,9 @@
 #include "plan_test_util.h"
 
+#include <fstream>
 #include <map>
 #include <mutex>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -65,6 +67,20 @@ std::string hex(const std::vector<uint8_t>& bytes) {
 std::string expectError(ErrorCode code, const std::function<void()>& fn,
                         std::initializer_list<std::string> fragments) {
   return test_support::expectError(fn, code, std::vector<std::string>(fragments));
+}
+
+std::string readFile(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+std::string code(const std::string& wgsl) {
+  std::string out;
+  std::istringstream in(wgsl);
+  for (std::string line; std::getline(in, line);) out += line.substr(0, line.find("//")) + "\n";
+  return out;
 }
 
 }  // namespace wgk::plan::test

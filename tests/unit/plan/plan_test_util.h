@@ -21,6 +21,12 @@ Plan planSeed(const std::string& id, const PlanRequest& r, const std::string& pr
 const VariantVerdict& verdict(const Plan& p, const std::string& id);
 std::string hex(const std::vector<uint8_t>& bytes);
 
+std::string readFile(const std::string& path);  // the whole file, bytes as they are
+std::string code(const std::string& wgsl);      // the WGSL without // comments (code only)
+inline bool has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
 // Runs fn, expects Error(code) whose text holds every fragment; returns the text.
 std::string expectError(ErrorCode code, const std::function<void()>& fn,
                         std::initializer_list<std::string> fragments);

@@ -40,24 +40,6 @@ PlanRequest requestOf(const std::map<std::string, package::TensorSpec>& inputs,
   return r;
 }
 
-std::string readFile(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
-}
-
-// The WGSL without // comments, to look for code only.
-std::string code(const std::string& wgsl) {
-  std::string out;
-  std::istringstream in(wgsl);
-  for (std::string line; std::getline(in, line);) out += line.substr(0, line.find("//")) + "\n";
-  return out;
-}
-
-bool has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 }  // namespace
 
 // The Hub's ai.onnx.Softmax manifest (v1 branch, revision 1986f903, as ../shared/hub-spec-2.1 holds it).
