@@ -38,7 +38,7 @@ std::string shapeString(const Shape& shape) {
   return out + "]";
 }
 
-std::string maxBindingMessage(const std::string& what, uint64_t bytes, uint64_t max) {
+std::string maxBindingMessage(const std::string& what, uint64_t max) {
   return what + " bytes, more than the device's maxStorageBufferBindingSize (" + std::to_string(max) + ")";
 }
 }  // namespace
@@ -110,7 +110,7 @@ std::shared_ptr<PreparedPlan> KernelImpl::resolveSlow(const std::map<std::string
     // says why more directly than each variant's rejection would.
     if (const uint64_t bytes = layout.bytes(ref.shape()); bytes > maxBinding)
       throw Error(ErrorCode::Contract,
-                  maxBindingMessage("input '" + name + "' has " + std::to_string(bytes), bytes, maxBinding));
+                  maxBindingMessage("input '" + name + "' has " + std::to_string(bytes), maxBinding));
   }
   request.attrs = runtime::toValues(options.attrs);
   request.args = runtime::toValues(options.args);
@@ -140,9 +140,9 @@ std::shared_ptr<PreparedPlan> KernelImpl::resolveSlow(const std::map<std::string
     if (port && port->isInput()) continue;  // in/out: bound as its input
     const uint64_t bytes = runtime::storageFor(port, o.dtype).bytes(o.shape);
     if (bytes > maxBinding)
-      throw Error(ErrorCode::Contract,
-                  maxBindingMessage("output '" + o.name + "' would have " + std::to_string(bytes), bytes,
-                                    maxBinding));
+      throw Error(
+          ErrorCode::Contract,
+          maxBindingMessage("output '" + o.name + "' would have " + std::to_string(bytes), maxBinding));
   }
   if (tunables.empty()) remember(inputs, options, prepared);
   return prepared;
@@ -177,7 +177,7 @@ ResolvedCall KernelImpl::resolve(const std::map<std::string, TensorRef>& inputs,
 // single call: reused, queue-ordered) or a pooled staging buffer the batch holds. An in/out port
 // given as a host tensor gets a fresh buffer that is then its output.
 void KernelImpl::bindInputs(PreparedPlan& pp, const std::map<std::string, TensorRef>& inputs, RecordMode mode,
-                            CallRecord* keep, bool toHost, CallResult& result, std::vector<Bound>& slots) {
+                            CallRecord* keep, CallResult& result, std::vector<Bound>& slots) {
   gpu::Device& dev = runtime_.device();
   for (size_t i = 0; i < pp.slots.size(); ++i) {
     const PlanSlot& s = pp.slots[i];
@@ -194,7 +194,7 @@ void KernelImpl::bindInputs(PreparedPlan& pp, const std::map<std::string, Tensor
           runtime_.wrapBuffer(runtime_.pool().acquire(bindSize(s.bytes), kIoUsage), ref.dtype(), ref.shape());
       target = t.view().buffer;
       if (keep) keep->keep.push_back(TensorRef(t).owner());
-      if (!toHost) result.device.emplace(s.name, std::move(t));
+      result.device.emplace(s.name, std::move(t));  // held until the readback when toHost
     } else if (mode == RecordMode::Batch) {
       keep->staging.push_back(runtime_.pool().acquire(bindSize(s.bytes), kIoUsage));
       target = keep->staging.back().handle();
@@ -344,7 +344,7 @@ void KernelImpl::record(const ResolvedCall& rc, const std::map<std::string, Tens
   PreparedPlan& pp = *rc.prepared;
   slots.assign(pp.slots.size(), Bound{});
   const auto tUpload = Clock::now();
-  bindInputs(pp, inputs, mode, keep, rc.toHost, result, slots);
+  bindInputs(pp, inputs, mode, keep, result, slots);
   result.timings.uploadUs = usSince(tUpload);
   bindOutputs(pp, options, rc.toHost, keep, result, slots);
   recordPasses(pp, slots, commands);
@@ -411,7 +411,10 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
   commands.reset();  // drop the bind group references until the next call
 
   const auto tRead = Clock::now();
-  if (rc.toHost) readBack(pp, options, slots, result);
+  if (rc.toHost) {
+    readBack(pp, options, slots, result);
+    result.device.clear();  // in/out buffers of host tensors: read back, not returned
+  }
   result.timings.readbackUs = usSince(tRead);
   runtime_.pool().trim();
   result.timings.totalUs = usSince(t0);

@@ -167,7 +167,7 @@ class KernelImpl {
                                             const std::map<std::string, expr::Value>& tunables);
   void checkPerCall(const std::map<std::string, TensorRef>& inputs, const CallOptions& options);
   void bindInputs(PreparedPlan& pp, const std::map<std::string, TensorRef>& inputs, RecordMode mode,
-                  CallRecord* keep, bool toHost, CallResult& result, std::vector<Bound>& slots);
+                  CallRecord* keep, CallResult& result, std::vector<Bound>& slots);
   void bindOutputs(PreparedPlan& pp, const CallOptions& options, bool toHost, CallRecord* keep,
                    CallResult& result, std::vector<Bound>& slots);
   void recordPasses(PreparedPlan& pp, const std::vector<Bound>& slots, gpu::CommandList& commands);
