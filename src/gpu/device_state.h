@@ -61,6 +61,10 @@ struct DeviceState {
   void mapAndCopy(WGPUBuffer buffer, uint64_t mapSize, uint64_t offset, void* dst, uint64_t size);
 };
 
+// Grows the device's cached query set and its resolve/readback buffers to hold `queries`
+// timestamps (recorder.cpp).
+void ensureQueryCapacity(DeviceState& s, uint32_t queries);
+
 // Converts Dawn's error type + message into the matching wgk::Error.
 [[noreturn]] void throwGpuError(const DeviceState& s, WGPUErrorType type, const std::string& message);
 

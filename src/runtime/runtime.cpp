@@ -41,7 +41,13 @@ RuntimeImpl::RuntimeImpl(gpu::Device device, RuntimeOptions options)
       hubOptions_(runtime::hubOptionsFor(options_)),
       tuning_(loadTuning(options_, device_.profile())),
       pool_(std::make_shared<runtime::BufferPool>(device_, poolCapacity(device_.profile()))),
-      pipelines_(device_) {}
+      pipelines_(device_) {
+  const auto& limits = device_.profile().limits;
+  maxStorageBinding_ =
+      limits.count("maxStorageBufferBindingSize") ? limits.at("maxStorageBufferBindingSize") : (128ull << 20);
+  storageAlign_ =
+      limits.count("minStorageBufferOffsetAlignment") ? limits.at("minStorageBufferOffsetAlignment") : 256;
+}
 
 RuntimeImpl::~RuntimeImpl() {
   std::lock_guard lock(gpuMutex_);
@@ -97,9 +103,7 @@ void RuntimeImpl::checkGpuTensor(const std::string& name, const GpuTensor& t, bo
   // Checked here because WebGPU would otherwise reject the bind group with a validation error
   // that does not name the tensor.
   if (forBinding) {
-    const uint64_t align = profile().limits.count("minStorageBufferOffsetAlignment")
-                               ? profile().limits.at("minStorageBufferOffsetAlignment")
-                               : 256;
+    const uint64_t align = storageAlign_;
     if (align > 0 && t.offset % align != 0)
       throw Error(ErrorCode::InvalidArgument,
                   "GPU tensor '" + name + "' has offset " + std::to_string(t.offset) +
