@@ -1,12 +1,8 @@
 // The batched and replayed modes of a chain (chain_internal.h), over wgk::Batch and wgk::Graph.
-// Until include/wgk/batch.h exists (issue 14 items 1-2, branch decode-runtime) both modes report
-// that they need it; with it they run.
 #include "harness/chain_internal.h"
-#include "wgk/error.h"
-
-#if __has_include("wgk/batch.h")
 #include "harness/chain_stats.h"
 #include "wgk/batch.h"
+#include "wgk/error.h"
 
 namespace wgk::harness::chain {
 namespace {
@@ -83,17 +79,3 @@ ChainModeResult runReplayed(Runtime& rt, const Builder& build, int64_t calls, co
 }
 
 }  // namespace wgk::harness::chain
-#else
-namespace wgk::harness::chain {
-
-ChainModeResult runBatched(Runtime&, const Builder&, int64_t, const ChainOptions&, std::vector<HostTensor>*) {
-  throw Error(ErrorCode::Unsupported, "batched mode needs wgk::Batch (include/wgk/batch.h)");
-}
-
-ChainModeResult runReplayed(Runtime&, const Builder&, int64_t, const ChainOptions&,
-                            std::vector<HostTensor>*) {
-  throw Error(ErrorCode::Unsupported, "replayed mode needs wgk::Graph (include/wgk/batch.h)");
-}
-
-}  // namespace wgk::harness::chain
-#endif

@@ -1,6 +1,7 @@
 """torch peers of `wgk chain` (issue 14) on a CUDA GPU (the H200), beside scripts/h200_bench.sh.
 
-The same chains as `wgk chain`: every embedded package's bench.json cases tagged decode, each op fed
+The same chains as `wgk chain`: the bench.json cases tagged decode of FastGelu, RMSNormalization,
+GemmaRotaryEmbedding and Add (other packages have no torch equivalent here), each op fed
 back to itself (an output goes to the first input of the same dtype and shape, as wgk does), and
 the decode step FastGelu -> RMSNormalization -> GemmaRotaryEmbedding -> Add at hidden 2048 (heads
 of 256), the Add's output feeding the next FastGelu. Torch equivalents: FastGelu = gelu(x + bias,
