@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/support_runtime.h"
+#include "io/file.h"
 #include "io/npy.h"
 #include "wgk/error.h"
 
@@ -21,7 +22,8 @@ void addRunCommand(CLI::App& app) {
   };
   auto s = std::make_shared<State>();
   auto* cmd = app.add_subcommand("run", "Run a kernel on .npy inputs and write its outputs as .npy files");
-  cmd->add_option("package", s->package, "repo id (webgpu-kernels/<domain>.<Op>) or package folder")->required();
+  cmd->add_option("package", s->package, "repo id (webgpu-kernels/<domain>.<Op>) or package folder")
+      ->required();
   cmd->add_option("--input,-i", s->inputs, "NAME=FILE.npy, one per input tensor (args names)");
   cmd->add_option("--attr,-a", s->attrs, "NAME=VALUE (VALUE read as JSON, else as a string)");
   cmd->add_option("--arg", s->args, "NAME=VALUE: a scalar arg of a spec 2.1 package (VALUE read as JSON)");
@@ -33,7 +35,8 @@ void addRunCommand(CLI::App& app) {
     std::map<std::string, wgk::HostTensor> tensors;
     for (const auto& in : s->inputs) {
       auto [name, file] = wgk::cli::splitAssignment(in, "--input");
-      if (tensors.count(name)) throw wgk::Error(wgk::ErrorCode::InvalidArgument, "input '" + name + "' is given twice");
+      if (tensors.count(name))
+        throw wgk::Error(wgk::ErrorCode::InvalidArgument, "input '" + name + "' is given twice");
       tensors.emplace(name, wgk::withContext("reading input " + name, [&] { return wgk::readNpy(file); }));
     }
     wgk::CallOptions options;
@@ -43,33 +46,43 @@ void addRunCommand(CLI::App& app) {
     options.placement = wgk::OutputPlacement::Host;
     options.timestamps = true;
 
+    // File errors before any GPU work: the output folder must be usable now, not after the kernel ran.
+    wgk::prepareOutputFolder(s->outputDir);
     auto rt = wgk::cli::openRuntime(s->hub);
     wgk::Kernel kernel = rt->load(s->package, wgk::cli::loadOptionsFor(s->hub));
     std::map<std::string, wgk::TensorRef> refs;
     for (const auto& [k, v] : tensors) refs.emplace(k, wgk::TensorRef(v));
     wgk::CallResult r = kernel.call(refs, options);
 
-    std::filesystem::create_directories(s->outputDir);
     nlohmann::json outputs = nlohmann::json::object();
     for (const auto& [name, t] : r.host) {
-      const std::string path = (std::filesystem::path(s->outputDir) / (name + ".npy")).string();
+      // Output names come from the package; the manifest loader holds them to identifiers, and
+      // this keeps the file inside --output-dir whatever a name holds.
+      const std::string path = wgk::pathInsideFolder(s->outputDir, name, ".npy");
       wgk::writeNpy(path, t);
       outputs[name] = {{"file", path}, {"dtype", wgk::dtypeName(t.dtype())}, {"shape", t.shape()}};
     }
     const auto& src = kernel.source();
     if (s->json) {
-      nlohmann::json j = {{"package", src.opId},   {"repo", src.repo},          {"revision", src.revision},
-                          {"origin", src.origin},  {"variant", r.variant},      {"selectedBy", r.selectedBy},
+      nlohmann::json j = {{"package", src.opId},
+                          {"repo", src.repo},
+                          {"revision", src.revision},
+                          {"origin", src.origin},
+                          {"variant", r.variant},
+                          {"selectedBy", r.selectedBy},
                           {"outputs", outputs},
-                          {"timings_us", {{"upload", r.timings.uploadUs}, {"gpu", r.timings.gpuUs},
-                                          {"readback", r.timings.readbackUs}, {"total", r.timings.totalUs}}}};
+                          {"timings_us",
+                           {{"upload", r.timings.uploadUs},
+                            {"gpu", r.timings.gpuUs},
+                            {"readback", r.timings.readbackUs},
+                            {"total", r.timings.totalUs}}}};
       std::cout << j.dump(2) << "\n";
     } else {
       std::cout << src.opId << " (" << src.origin << (src.revision.empty() ? "" : " " + src.revision)
                 << "): variant " << r.variant << " (" << r.selectedBy << ")\n";
       for (const auto& [name, o] : outputs.items())
-        std::cout << "  " << name << ": " << o["dtype"].get<std::string>() << " " << o["shape"].dump() << " -> "
-                  << o["file"].get<std::string>() << "\n";
+        std::cout << "  " << name << ": " << o["dtype"].get<std::string>() << " " << o["shape"].dump()
+                  << " -> " << o["file"].get<std::string>() << "\n";
       std::printf("  upload %.1f us, gpu %.1f us, readback %.1f us, total %.1f us\n", r.timings.uploadUs,
                   r.timings.gpuUs, r.timings.readbackUs, r.timings.totalUs);
     }

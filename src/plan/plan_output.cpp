@@ -49,18 +49,21 @@ std::string resourceDeclarations(const std::vector<PlannedBinding>& bindings) {
     std::string decl = "struct " + b.structName + " { " + fields + " };";
     auto [it, fresh] = declared.emplace(b.structName, decl);
     if (!fresh && it->second != decl)
-      throw Error(ErrorCode::Manifest, "uniform struct " + b.structName + " is declared with conflicting fields");
+      throw Error(ErrorCode::Manifest,
+                  "uniform struct " + b.structName + " is declared with conflicting fields");
     if (fresh) lines.push_back(std::move(decl));
   }
   for (const auto& b : bindings) {
     if (b.type == BufferType::Uniform) {
-      lines.push_back(fmt::format("@group(0) @binding({}) var<uniform> {}: {};", b.binding, b.name, b.structName));
+      lines.push_back(
+          fmt::format("@group(0) @binding({}) var<uniform> {}: {};", b.binding, b.name, b.structName));
       continue;
     }
     const char* access = b.type == BufferType::Storage ? "read_write" : "read";
     const std::string array = b.length ? fmt::format("array<{}, {}u>", b.elementType, *b.length)
                                        : fmt::format("array<{}>", b.elementType);
-    lines.push_back(fmt::format("@group(0) @binding({}) var<storage, {}> {}: {};", b.binding, access, b.name, array));
+    lines.push_back(
+        fmt::format("@group(0) @binding({}) var<storage, {}> {}: {};", b.binding, access, b.name, array));
   }
   std::string out;
   for (size_t i = 0; i < lines.size(); ++i) out += (i ? "\n" : "") + lines[i];
@@ -81,6 +84,10 @@ std::vector<uint8_t> packUniforms(const std::vector<package::UniformField>& fiel
       const double d = v.asNumber();
       if (std::isnan(d)) throw Error(ErrorCode::Contract, what + " is NaN");
       const float x = static_cast<float>(d);
+      // A finite value beyond f32's range would silently become infinity in the shader.
+      if (std::isfinite(d) && !std::isfinite(x))
+        throw Error(ErrorCode::Contract,
+                    what + " = " + v.repr() + " is outside the f32 range (|x| < 3.4028235e38)");
       std::memcpy(&word, &x, 4);
     } else {
       int64_t n = 0;
