@@ -102,8 +102,7 @@ void runPlan(const PlanArgs& a) {
   }
   for (const auto& s : a.args) {
     auto [name, v] = parseAttrSpec(s);
-    if (!req.args.emplace(name, v).second)
-      throw Error(ErrorCode::InvalidArgument, "--arg '" + name + "' given twice");
+    if (!req.args.emplace(name, v).second) throw Error(ErrorCode::InvalidArgument, "--arg '" + name + "' given twice");
   }
   req.forcedVariant = a.variant;
   const DeviceProfile device = profileForPlan(a.deviceProfile);

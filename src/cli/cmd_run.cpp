@@ -22,8 +22,7 @@ void addRunCommand(CLI::App& app) {
   };
   auto s = std::make_shared<State>();
   auto* cmd = app.add_subcommand("run", "Run a kernel on .npy inputs and write its outputs as .npy files");
-  cmd->add_option("package", s->package, "repo id (webgpu-kernels/<domain>.<Op>) or package folder")
-      ->required();
+  cmd->add_option("package", s->package, "repo id (webgpu-kernels/<domain>.<Op>) or package folder")->required();
   cmd->add_option("--input,-i", s->inputs, "NAME=FILE.npy, one per input tensor (args names)");
   cmd->add_option("--attr,-a", s->attrs, "NAME=VALUE (VALUE read as JSON, else as a string)");
   cmd->add_option("--arg", s->args, "NAME=VALUE: a scalar arg of a spec 2.1 package (VALUE read as JSON)");
@@ -35,8 +34,7 @@ void addRunCommand(CLI::App& app) {
     std::map<std::string, wgk::HostTensor> tensors;
     for (const auto& in : s->inputs) {
       auto [name, file] = wgk::cli::splitAssignment(in, "--input");
-      if (tensors.count(name))
-        throw wgk::Error(wgk::ErrorCode::InvalidArgument, "input '" + name + "' is given twice");
+      if (tensors.count(name)) throw wgk::Error(wgk::ErrorCode::InvalidArgument, "input '" + name + "' is given twice");
       tensors.emplace(name, wgk::withContext("reading input " + name, [&] { return wgk::readNpy(file); }));
     }
     wgk::CallOptions options;
@@ -64,25 +62,18 @@ void addRunCommand(CLI::App& app) {
     }
     const auto& src = kernel.source();
     if (s->json) {
-      nlohmann::json j = {{"package", src.opId},
-                          {"repo", src.repo},
-                          {"revision", src.revision},
-                          {"origin", src.origin},
-                          {"variant", r.variant},
-                          {"selectedBy", r.selectedBy},
+      nlohmann::json j = {{"package", src.opId},   {"repo", src.repo},          {"revision", src.revision},
+                          {"origin", src.origin},  {"variant", r.variant},      {"selectedBy", r.selectedBy},
                           {"outputs", outputs},
-                          {"timings_us",
-                           {{"upload", r.timings.uploadUs},
-                            {"gpu", r.timings.gpuUs},
-                            {"readback", r.timings.readbackUs},
-                            {"total", r.timings.totalUs}}}};
+                          {"timings_us", {{"upload", r.timings.uploadUs}, {"gpu", r.timings.gpuUs},
+                                          {"readback", r.timings.readbackUs}, {"total", r.timings.totalUs}}}};
       std::cout << j.dump(2) << "\n";
     } else {
       std::cout << src.opId << " (" << src.origin << (src.revision.empty() ? "" : " " + src.revision)
                 << "): variant " << r.variant << " (" << r.selectedBy << ")\n";
       for (const auto& [name, o] : outputs.items())
-        std::cout << "  " << name << ": " << o["dtype"].get<std::string>() << " " << o["shape"].dump()
-                  << " -> " << o["file"].get<std::string>() << "\n";
+        std::cout << "  " << name << ": " << o["dtype"].get<std::string>() << " " << o["shape"].dump() << " -> "
+                  << o["file"].get<std::string>() << "\n";
       std::printf("  upload %.1f us, gpu %.1f us, readback %.1f us, total %.1f us\n", r.timings.uploadUs,
                   r.timings.gpuUs, r.timings.readbackUs, r.timings.totalUs);
     }

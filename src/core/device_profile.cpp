@@ -25,8 +25,7 @@ std::set<std::string> stringSet(const nlohmann::json& j, const std::string& path
 
 uint64_t DeviceProfile::limit(std::string_view name) const {
   auto it = limits.find(std::string(name));
-  if (it == limits.end())
-    throw Error(ErrorCode::NotFound, "device profile has no limit '" + std::string(name) + "'");
+  if (it == limits.end()) throw Error(ErrorCode::NotFound, "device profile has no limit '" + std::string(name) + "'");
   return it->second;
 }
 

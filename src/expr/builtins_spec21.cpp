@@ -73,14 +73,12 @@ Value matmulShape(std::span<const Value> a) {
 }
 
 bool isInteger(const Value& v) {
-  return v.isInt() ||
-         (v.isFloat() && std::isfinite(v.asNumber()) && v.asNumber() == std::floor(v.asNumber()));
+  return v.isInt() || (v.isFloat() && std::isfinite(v.asNumber()) && v.asNumber() == std::floor(v.asNumber()));
 }
 
 Value isUniqueIntList(std::span<const Value> a) {
   checkArity("isUniqueIntList", a, 3, 4);
-  if (!a[0].isList() || !isInteger(a[1]) || !isInteger(a[2]) || (a.size() == 4 && !isInteger(a[3])))
-    return false;
+  if (!a[0].isList() || !isInteger(a[1]) || !isInteger(a[2]) || (a.size() == 4 && !isInteger(a[3]))) return false;
   const int64_t lo = a[1].asInt(), hi = a[2].asInt(), rank = a.size() == 4 ? a[3].asInt() : 0;
   if (hi < lo || rank < 0) return false;
   std::set<int64_t> seen;
@@ -134,22 +132,19 @@ void addSpec21Builtins(Scope& s) {
   add("prefix", [](std::span<const Value> a) {
     checkArity("prefix", a, 2, 2);
     const Shape s = toShape(a[0], "prefix()");
-    const size_t k =
-        static_cast<size_t>(std::clamp<int64_t>(a[1].asInt(), 0, static_cast<int64_t>(s.size())));
+    const size_t k = static_cast<size_t>(std::clamp<int64_t>(a[1].asInt(), 0, static_cast<int64_t>(s.size())));
     return shapeValue(Shape(s.begin(), s.begin() + k));
   });
   add("suffix", [](std::span<const Value> a) {
     checkArity("suffix", a, 2, 2);
     const Shape s = toShape(a[0], "suffix()");
-    const size_t k =
-        static_cast<size_t>(std::clamp<int64_t>(a[1].asInt(), 0, static_cast<int64_t>(s.size())));
+    const size_t k = static_cast<size_t>(std::clamp<int64_t>(a[1].asInt(), 0, static_cast<int64_t>(s.size())));
     return shapeValue(Shape(s.begin() + k, s.end()));
   });
   add("fill", [](std::span<const Value> a) {
     checkArity("fill", a, 2, 2);
     if (!isInteger(a[1]) || a[1].asInt() < 0) fail("fill() count must be a non-negative integer");
-    if (a[1].asInt() > kMaxRangeLength)
-      fail(fmt::format("fill() count {} is above {}", a[1].asInt(), kMaxRangeLength));
+    if (a[1].asInt() > kMaxRangeLength) fail(fmt::format("fill() count {} is above {}", a[1].asInt(), kMaxRangeLength));
     const size_t each = sizeof(Value) + (a[0].isString() ? a[0].asString().size() : 0);
     chargeWork(static_cast<size_t>(a[1].asInt()) * each, "fill");
     return Value(List(static_cast<size_t>(a[1].asInt()), a[0]));
@@ -173,8 +168,7 @@ void addSpec21Builtins(Scope& s) {
     std::set<size_t> used;
     for (const auto& p : a[1].asList()) {
       const size_t axis = strictAxis("permuteShape", p, s.size());
-      if (!used.insert(axis).second)
-        fail(fmt::format("permuteShape() axes must be unique, saw {} twice", axis));
+      if (!used.insert(axis).second) fail(fmt::format("permuteShape() axes must be unique, saw {} twice", axis));
       out.push_back(s[axis]);
     }
     return shapeValue(out);

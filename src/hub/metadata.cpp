@@ -52,8 +52,7 @@ std::set<std::string> templatesWithIncludes(const fs::path& dir, const std::vect
                                            (dir / name).string() + " does not exist");
     }
     for (std::sregex_iterator it(text.begin(), text.end(), includeRe), end; it != end; ++it)
-      todo.push_back(
-          withContext("in template " + name, [&] { return package::resolveInclude(name, (*it)[1].str()); }));
+      todo.push_back(withContext("in template " + name, [&] { return package::resolveInclude(name, (*it)[1].str()); }));
   }
   return seen;
 }

@@ -49,21 +49,18 @@ std::string resourceDeclarations(const std::vector<PlannedBinding>& bindings) {
     std::string decl = "struct " + b.structName + " { " + fields + " };";
     auto [it, fresh] = declared.emplace(b.structName, decl);
     if (!fresh && it->second != decl)
-      throw Error(ErrorCode::Manifest,
-                  "uniform struct " + b.structName + " is declared with conflicting fields");
+      throw Error(ErrorCode::Manifest, "uniform struct " + b.structName + " is declared with conflicting fields");
     if (fresh) lines.push_back(std::move(decl));
   }
   for (const auto& b : bindings) {
     if (b.type == BufferType::Uniform) {
-      lines.push_back(
-          fmt::format("@group(0) @binding({}) var<uniform> {}: {};", b.binding, b.name, b.structName));
+      lines.push_back(fmt::format("@group(0) @binding({}) var<uniform> {}: {};", b.binding, b.name, b.structName));
       continue;
     }
     const char* access = b.type == BufferType::Storage ? "read_write" : "read";
     const std::string array = b.length ? fmt::format("array<{}, {}u>", b.elementType, *b.length)
                                        : fmt::format("array<{}>", b.elementType);
-    lines.push_back(
-        fmt::format("@group(0) @binding({}) var<storage, {}> {}: {};", b.binding, access, b.name, array));
+    lines.push_back(fmt::format("@group(0) @binding({}) var<storage, {}> {}: {};", b.binding, access, b.name, array));
   }
   std::string out;
   for (size_t i = 0; i < lines.size(); ++i) out += (i ? "\n" : "") + lines[i];

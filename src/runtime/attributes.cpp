@@ -33,8 +33,7 @@ namespace {
 int64_t exactInt(const nlohmann::json& j, const std::string& text) {
   if (j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
     throw Error(ErrorCode::InvalidArgument, "attribute value '" + text + "': integer " +
-                                                std::to_string(j.get<uint64_t>()) +
-                                                " does not fit in 64 signed bits");
+                                                std::to_string(j.get<uint64_t>()) + " does not fit in 64 signed bits");
   return j.get<int64_t>();
 }
 }  // namespace
@@ -48,8 +47,7 @@ Attribute parseAttributeValue(const std::string& text) {
   if (j.is_array()) {
     bool allInt = true;
     for (const auto& e : j) {
-      if (!e.is_number())
-        throw Error(ErrorCode::InvalidArgument, "attribute list '" + text + "' must hold numbers only");
+      if (!e.is_number()) throw Error(ErrorCode::InvalidArgument, "attribute list '" + text + "' must hold numbers only");
       allInt = allInt && e.is_number_integer();
     }
     if (allInt) {
@@ -71,19 +69,14 @@ std::pair<std::string, Attribute> parseAttributeAssignment(const std::string& te
 
 Attribute fromValue(const expr::Value& v) {
   switch (v.kind()) {
-    case expr::Value::Kind::Bool:
-      return v.asBool();
-    case expr::Value::Kind::Int:
-      return v.asInt();
-    case expr::Value::Kind::Float:
-      return v.asNumber();
-    case expr::Value::Kind::String:
-      return v.asString();
+    case expr::Value::Kind::Bool: return v.asBool();
+    case expr::Value::Kind::Int: return v.asInt();
+    case expr::Value::Kind::Float: return v.asNumber();
+    case expr::Value::Kind::String: return v.asString();
     case expr::Value::Kind::List: {
       bool allInt = true;
       for (const auto& e : v.asList()) {
-        if (!e.isNumber())
-          throw Error(ErrorCode::InvalidArgument, "attribute list " + v.repr() + " must hold numbers");
+        if (!e.isNumber()) throw Error(ErrorCode::InvalidArgument, "attribute list " + v.repr() + " must hold numbers");
         allInt = allInt && e.isInt();
       }
       if (allInt) {
@@ -95,9 +88,7 @@ Attribute fromValue(const expr::Value& v) {
       for (const auto& e : v.asList()) out.push_back(e.asNumber());
       return out;
     }
-    default:
-      throw Error(ErrorCode::InvalidArgument,
-                  "attribute value " + v.repr() + " is not a number, string or list");
+    default: throw Error(ErrorCode::InvalidArgument, "attribute value " + v.repr() + " is not a number, string or list");
   }
 }
 

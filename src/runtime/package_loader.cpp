@@ -62,8 +62,7 @@ void verifyFolderPackage(const package::Package& p, const hub::HubOptions& hub) 
 }
 }  // namespace
 
-LoadedPackage loadPackage(const std::string& repoOrPath, const LoadOptions& load,
-                          const hub::HubOptions& hub) {
+LoadedPackage loadPackage(const std::string& repoOrPath, const LoadOptions& load, const hub::HubOptions& hub) {
   LoadedPackage out;
   if (looksLikePath(repoOrPath)) {
     if (load.version || load.revision)
@@ -80,8 +79,7 @@ LoadedPackage loadPackage(const std::string& repoOrPath, const LoadOptions& load
     hub::ResolvedPackage r = withContext("resolving package " + repoOrPath, [&] {
       return hub::resolvePackage(repoOrPath, hub::PackageRequest::make(load.version, load.revision), hub);
     });
-    out.package = withContext("opening package " + r.repo.str(),
-                              [&] { return package::Package::open(r.folder.string()); });
+    out.package = withContext("opening package " + r.repo.str(), [&] { return package::Package::open(r.folder.string()); });
     out.source.repo = r.repo.str();
     out.source.requested = r.requested.gitRev();
     out.source.revision = r.displayRevision();

@@ -46,6 +46,8 @@ check $expect 6 "refusing to digest .*outside.txt: it is a symbolic link" -- "$w
 # Integers are exact: 2^64 - 2 is not -2. Deep JSON in --attr is a parse error, not a stack overflow.
 check $expect 4 "integer 18446744073709551614 does not fit in 64 signed bits" -- "${rms_plan[@]}" \
   --attr axis=18446744073709551614
+check $expect 2 "integer 18446744073709551614 does not fit in 64 signed bits" -- "${gelu_run[@]}" -o "$tmp/out" \
+  --attr axis=18446744073709551614
 deep=$(python3 -c 'print("[" * 50000 + "]" * 50000)')
 check $expect 4 "JSON nested deeper than 64 levels" -- "${rms_plan[@]}" --attr "axis=$deep"
 # epsilon below its min 0 and an f32 uniform beyond f32's range are refused, not NaN or +inf.
