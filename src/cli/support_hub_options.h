@@ -20,6 +20,7 @@ struct HubCliOptions {
   std::string lockFile;
   bool offline = false;
   bool trustRemoteCode = false;
+  bool noVerify = false;  // --no-verify: package folders skip the digest check (while editing one)
 
   // version/revision as a validated request (version 1 when neither is given).
   hub::PackageRequest request() const { return hub::PackageRequest::make(version, revision); }

@@ -18,6 +18,7 @@ std::shared_ptr<Runtime> openRuntime(const HubCliOptions& hub, const std::string
   o.lockFile = h.lockFile;
   o.offline = h.offline;
   o.trustRemoteCode = h.trustRemoteCode;
+  o.verifyDigests = h.verifyFolders;
   o.tuningFile = tuningFile;
   return Runtime::create(o);
 }

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 
+#include "core/json_read.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -11,11 +13,7 @@ namespace {
 nlohmann::json readJson(const std::string& path, const std::string& what) {
   std::ifstream in(path);
   if (!in) throw Error(ErrorCode::Io, "cannot open " + what + " '" + path + "'");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(ErrorCode::Parse, what + " '" + path + "' is not valid JSON: " + e.what());
-  }
+  return withContext("reading " + what, [&] { return readJsonFile(path); });
 }
 
 double num(const nlohmann::json& j, const char* key) {
