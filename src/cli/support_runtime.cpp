@@ -15,6 +15,7 @@ std::shared_ptr<Runtime> openRuntime(const HubCliOptions& hub, const std::string
   o.offline = h.offline;
   o.trustRemoteCode = h.trustRemoteCode;
   o.tuningFile = tuningFile;
+  o.gpuTimeoutMs = hub.gpuTimeoutMs;
   return Runtime::create(o);
 }
 

@@ -36,7 +36,9 @@ plan::Plan KernelImpl::plan(const plan::PlanRequest& request, bool renderShaders
 }
 
 std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& request) {
-  const std::string key = plan::requestKey(request, "");
+  runtime_.recoverIfLost();
+  const std::string key =
+      plan::requestKey(request, "") + "#device" + std::to_string(runtime_.deviceGeneration());
   {
     std::shared_lock lock(plansMutex_);
     if (auto it = plans_.find(key); it != plans_.end()) {
@@ -73,10 +75,11 @@ std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& reque
     }
     for (const auto& im : p.intermediates)
       prepared->intermediates.emplace(
-          im.id, runtime_.device().createBuffer((std::max<uint64_t>(4, im.bytes) + 3) / 4 * 4,
-                                                im.zeroInit ? gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst
-                                                            : gpu::BufferUsage::Storage,
-                                                "intermediate " + im.id));
+          im.id,
+          runtime_.device().createBuffer(
+              (std::max<uint64_t>(4, im.bytes) + 3) / 4 * 4,
+              im.zeroInit ? gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst : gpu::BufferUsage::Storage,
+              "intermediate " + im.id));
   }
   std::unique_lock lock(plansMutex_);
   if (plans_.size() >= kMaxPreparedPlans) plans_.clear();  // bounded; rebuilt on demand

@@ -1,4 +1,5 @@
 // wgk::Runtime: owns (or wraps) the device, the caches and the loaded kernels.
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
@@ -16,6 +17,20 @@ constexpr gpu::BufferUsage kTensorUsage =
 uint64_t poolCapacity(const DeviceProfile& p) {
   uint64_t maxBuffer = p.limits.count("maxBufferSize") ? p.limits.at("maxBufferSize") : (256ull << 20);
   return std::min<uint64_t>(maxBuffer / 4, 1ull << 30);
+}
+
+// RuntimeOptions::gpuTimeoutMs, else WGK_GPU_TIMEOUT_MS, else 60 s.
+uint64_t gpuDeadlineMs(const RuntimeOptions& o) {
+  if (o.gpuTimeoutMs) return o.gpuTimeoutMs;
+  const char* env = std::getenv("WGK_GPU_TIMEOUT_MS");
+  if (!env || !*env) return 60'000;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long ms = std::strtoull(env, &end, 10);
+  if (*end || errno || ms == 0 || ms > 86'400'000 || *env == '-')
+    throw Error(ErrorCode::InvalidArgument, std::string("WGK_GPU_TIMEOUT_MS='") + env +
+                                                "' is not a number of milliseconds in [1, 86400000]");
+  return ms;
 }
 
 std::optional<runtime::TuningTable> loadTuning(const RuntimeOptions& o, const DeviceProfile& profile) {
@@ -41,7 +56,28 @@ RuntimeImpl::RuntimeImpl(gpu::Device device, RuntimeOptions options)
       hubOptions_(runtime::hubOptionsFor(options_)),
       tuning_(loadTuning(options_, device_.profile())),
       pool_(std::make_shared<runtime::BufferPool>(device_, poolCapacity(device_.profile()))),
-      pipelines_(device_) {}
+      pipelines_(device_) {
+  device_.setWaitDeadline(gpuDeadlineMs(options_));
+}
+
+void RuntimeImpl::recoverIfLost() {
+  if (!device_.isLost()) return;
+  std::lock_guard lock(gpuMutex_);
+  recoverLocked();
+}
+
+void RuntimeImpl::recoverLocked() {
+  if (!device_.isLost() || !device_.state()->owned) return;
+  gpu::Device fresh =
+      withContext("replacing the lost WebGPU device", [&] { return gpu::Device::create(options_.device); });
+  fresh.setWaitDeadline(device_.waitDeadlineMs());
+  // The old pool's buffers belong to the lost device: tensors still holding them see their pool
+  // gone (weak_ptr) and just drop them.
+  pool_ = std::make_shared<runtime::BufferPool>(fresh, poolCapacity(fresh.profile()));
+  pipelines_.reset(fresh);
+  device_ = std::move(fresh);
+  ++generation_;
+}
 
 RuntimeImpl::~RuntimeImpl() {
   std::lock_guard lock(gpuMutex_);
@@ -71,6 +107,7 @@ DeviceTensor RuntimeImpl::allocate(DType dtype, const Shape& shape) {
   for (int64_t d : shape)
     if (d < 0) throw Error(ErrorCode::InvalidArgument, "cannot allocate a tensor with a negative dimension");
   std::lock_guard lock(gpuMutex_);
+  recoverLocked();
   return wrapBuffer(pool_->acquire(tensorBytes(dtype, shape), kTensorUsage), dtype, shape);
 }
 
