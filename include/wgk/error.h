@@ -38,7 +38,6 @@ enum class ErrorCode {
   Gpu,              // a WebGPU validation error, shader compilation error or failed operation
   OutOfMemory,      // the device could not allocate
   DeviceLost,       // the device was lost
-  DeadlineExceeded, // GPU work or a download ran past its deadline (WGK_GPU_TIMEOUT_MS, hub deadlines)
   Unsupported,      // valid, but not implemented by this build or device
   Internal,         // a bug in wgk
 };

@@ -153,7 +153,7 @@ struct RuntimeOptions {
   bool trustRemoteCode = false; // allow organisations other than webgpu-kernels
   DeviceOptions device;         // how to create the device when the runtime creates its own
   // The longest one wait for the GPU may take (a call's submit and readback, download, waitIdle):
-  // past it the call throws Error(DeadlineExceeded), and a device the runtime created is replaced
+  // past it the call throws Error(DeviceLost) "GPU deadline exceeded", and a device the runtime created is replaced
   // by a new one before the next call (tensors made before then are lost with the old device).
   // 0: WGK_GPU_TIMEOUT_MS, else 60000.
   uint64_t gpuTimeoutMs = 0;

@@ -26,8 +26,6 @@ PyObject* builtinBase(ErrorCode code) {
       return PyExc_OSError;
     case ErrorCode::OutOfMemory:
       return PyExc_MemoryError;
-    case ErrorCode::DeadlineExceeded:
-      return PyExc_TimeoutError;
     case ErrorCode::Unsupported:
       return PyExc_NotImplementedError;
     case ErrorCode::Parse:
@@ -80,8 +78,6 @@ const char* meaning(ErrorCode code) {
       return "The device could not allocate.";
     case ErrorCode::DeviceLost:
       return "The device was lost.";
-    case ErrorCode::DeadlineExceeded:
-      return "GPU work or a download ran past its deadline.";
     case ErrorCode::Unsupported:
       return "Valid, but not implemented by this build or device.";
     case ErrorCode::Internal:

@@ -44,7 +44,6 @@ int exitCodeFor(ErrorCode code) {
     case ErrorCode::Gpu:
     case ErrorCode::OutOfMemory:
     case ErrorCode::DeviceLost:
-    case ErrorCode::DeadlineExceeded:
       return 7;
     case ErrorCode::Internal:
       return 70;

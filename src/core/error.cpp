@@ -20,7 +20,6 @@ std::string_view errorCodeName(ErrorCode code) {
     case ErrorCode::Gpu: return "gpu";
     case ErrorCode::OutOfMemory: return "out-of-memory";
     case ErrorCode::DeviceLost: return "device-lost";
-    case ErrorCode::DeadlineExceeded: return "deadline-exceeded";
     case ErrorCode::Unsupported: return "unsupported";
     case ErrorCode::Internal: return "internal";
   }

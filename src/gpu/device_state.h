@@ -52,7 +52,7 @@ struct DeviceState {
   // Throws Error(DeviceLost) once the device is lost or destroyed.
   void checkAlive() const;
   // Blocks until `future` completes (what: for messages). Throws Error(Gpu) on failure and
-  // Error(DeadlineExceeded) after waitTimeoutNs, abandoning the device (abandon()).
+  // Error(DeviceLost) "GPU deadline exceeded" after waitTimeoutNs, abandoning the device (abandon()).
   void wait(WGPUFuture future, const char* what);
   // Marks the device lost for good without destroying it; every later call throws DeviceLost.
   void abandon(const std::string& why);

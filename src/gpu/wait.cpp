@@ -70,8 +70,9 @@ std::string durationText(uint64_t ns) {
 [[noreturn]] static void deadlineExceeded(DeviceState& s, const char* what) {
   const std::string limit = durationText(s.waitTimeoutNs);
   s.abandon("abandoned after GPU work ran past the " + limit + " deadline");
-  throw Error(ErrorCode::DeadlineExceeded,
-              "the GPU did not finish within the " + limit + " deadline per call (waiting for " + what +
+  throw Error(ErrorCode::DeviceLost,
+              "GPU deadline exceeded: the GPU did not finish within the " + limit +
+                  " deadline per call (waiting for " + what +
                   "; RuntimeOptions::gpuTimeoutMs, WGK_GPU_TIMEOUT_MS, --gpu-timeout-ms): a shader that "
                   "never ends? The device is abandoned; the runtime creates a new one for the next call");
 }
