@@ -67,7 +67,7 @@ void RuntimeImpl::recoverIfLost() {
 }
 
 void RuntimeImpl::recoverLocked() {
-  if (!device_.isLost() || !device_.state()->owned) return;
+  if (!device_.isLost() || !ownsDevice_) return;
   gpu::Device fresh =
       withContext("replacing the lost WebGPU device", [&] { return gpu::Device::create(options_.device); });
   fresh.setWaitDeadline(device_.waitDeadlineMs());
@@ -203,8 +203,9 @@ std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
 
 std::shared_ptr<Runtime> Runtime::createForDevice(WGPUDevice device, const RuntimeOptions& options) {
   if (!device) throw Error(ErrorCode::InvalidArgument, "createForDevice: the WGPUDevice is null");
-  return std::shared_ptr<Runtime>(
-      new Runtime(std::make_unique<RuntimeImpl>(gpu::Device::wrap(device), options)));
+  auto impl = std::make_unique<RuntimeImpl>(gpu::Device::wrap(device), options);
+  impl->setDeviceOwned(false);
+  return std::shared_ptr<Runtime>(new Runtime(std::move(impl)));
 }
 
 Kernel Runtime::load(const std::string& repoOrPath, const LoadOptions& options) {

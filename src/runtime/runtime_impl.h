@@ -109,6 +109,7 @@ class RuntimeImpl {
   void recoverIfLost();
   void recoverLocked();
   uint64_t deviceGeneration() const { return generation_.load(); }
+  void setDeviceOwned(bool owned) { ownsDevice_ = owned; }  // false: createForDevice
 
   // Counters updated by kernels.
   std::atomic<uint64_t> planHits{0}, planMisses{0}, bindGroupHits{0}, bindGroupMisses{0};
@@ -130,6 +131,7 @@ class RuntimeImpl {
   std::mutex kernelsMutex_;
   std::map<std::string, std::shared_ptr<KernelImpl>> kernels_;  // by resolved folder + revision
   std::atomic<uint64_t> generation_{0};                         // devices replaced so far
+  bool ownsDevice_ = true;
 };
 
 // Bytes a tensor of this dtype and shape occupies (elements x element size).

@@ -52,23 +52,35 @@ std::shared_ptr<Runtime> runtimeWithDeadline(uint64_t ms) {
   return Runtime::create(o);
 }
 
-TEST(GpuFaults, NeverEndingShaderFailsAtTheDeadlineAndTheRuntimeRecovers) {
+TEST(GpuFaults, NeverEndingShaderFailsAtTheDeadline) {
   auto rt = runtimeWithDeadline(1500);
   const HostTensor x = iota(8);
   const auto t0 = Clock::now();
-  test_support::expectError(
-      [&] { spin(*rt, 0, x); }, ErrorCode::DeviceLost,
-      {"GPU deadline exceeded", "1500 ms deadline per call", "WGK_GPU_TIMEOUT_MS", "wgk.test.Spin"});
+  test_support::expectError([&] { spin(*rt, 0, x); }, ErrorCode::DeviceLost,
+                            {"GPU deadline exceeded", "1500 ms deadline per call", "WGK_GPU_TIMEOUT_MS"});
   const double s = std::chrono::duration<double>(Clock::now() - t0).count();
   EXPECT_GE(s, 1.4);
   EXPECT_LT(s, 15.0);
   EXPECT_TRUE(rt->impl().device().isLost());
-  const uint64_t compiledBefore = rt->cacheStats().shaderModulesCompiled;
-  expectWorks(*rt);  // on a new device: the old one may spin on
+  // The abandoned device is never destroyed (that would wait for the shader): the process still
+  // exits normally when this test ends. On lavapipe the endless shader keeps its CPU executor
+  // busy, so later work in this process would queue behind it; see the next test for recovery.
+}
+
+TEST(GpuFaults, ShaderPastTheDeadlineFailsAndTheNextCallRunsOnANewDevice) {
+  auto rt = runtimeWithDeadline(1000);
+  const HostTensor x = iota(8);
+  // About 6 s of work on lavapipe (20 million iterations take about 0.8 s).
+  test_support::expectError([&] { spin(*rt, 150'000'000, x); }, ErrorCode::DeviceLost,
+                            {"GPU deadline exceeded", "1000 ms deadline per call"});
+  EXPECT_TRUE(rt->impl().device().isLost());
+  // Time enough for the new device (lavapipe finishes the abandoned work first); the new device
+  // inherits the deadline of the old one.
+  rt->impl().device().setWaitDeadline(60'000);
+  expectWorks(*rt);
   EXPECT_FALSE(rt->impl().device().isLost());
   EXPECT_EQ(rt->impl().deviceGeneration(), 1u);
-  EXPECT_GT(rt->cacheStats().shaderModulesCompiled, 0u);
-  (void)compiledBefore;
+  EXPECT_EQ(rt->impl().device().waitDeadlineMs(), 60'000u);
 }
 
 TEST(GpuFaults, DeviceLossWithWorkInFlightReachesTheCallerAndTheRuntimeRecovers) {
