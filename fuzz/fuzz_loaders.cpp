@@ -2,6 +2,7 @@
 // first byte picks the reader, so one corpus covers all three and seeds cross-pollinate.
 #include "fuzz_common.h"
 #include "hub/metadata.h"
+#include "package/package.h"
 #include "package/test_spec.h"
 
 using namespace wgk;
