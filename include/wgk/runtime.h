@@ -163,6 +163,11 @@ struct RuntimeOptions {
   // (or WGK_NO_VERIFY=1, or the CLI's --no-verify) skips that while an author edits the folder.
   bool verifyDigests = true;
   DeviceOptions device;         // how to create the device when the runtime creates its own
+  // The longest one wait for the GPU may take (a call's submit and readback, download, waitIdle):
+  // past it the call throws Error(DeviceLost) "GPU deadline exceeded", and a device the runtime created is replaced
+  // by a new one before the next call (tensors made before then are lost with the old device).
+  // 0: WGK_GPU_TIMEOUT_MS, else 60000.
+  uint64_t gpuTimeoutMs = 0;
 };
 
 struct CacheStats {

@@ -31,6 +31,10 @@ void addHubOptions(CLI::App* cmd, HubCliOptions& o, bool withLock) {
   cmd->add_flag("--trust-remote-code", o.trustRemoteCode, "allow organisations other than webgpu-kernels");
   cmd->add_flag("--no-verify", o.noVerify,
                 "load a package folder without checking it against its metadata.json (also WGK_NO_VERIFY=1)");
+  cmd->add_option("--gpu-timeout-ms", o.gpuTimeoutMs,
+                  "longest wait for one GPU step of a call before it fails (default: WGK_GPU_TIMEOUT_MS, "
+                  "then 60000)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{86'400'000}));
   if (withLock) cmd->add_option("--lock", o.lockFile, "resolve exactly as this lock file says; refuse drift");
 }
 

@@ -20,6 +20,7 @@ std::shared_ptr<Runtime> openRuntime(const HubCliOptions& hub, const std::string
   o.trustRemoteCode = h.trustRemoteCode;
   o.verifyDigests = h.verifyFolders;
   o.tuningFile = tuningFile;
+  o.gpuTimeoutMs = hub.gpuTimeoutMs;
   return Runtime::create(o);
 }
 

@@ -21,6 +21,9 @@ struct DeviceState {
   bool owned = true;         // created by wgk (false: Device::wrap)
   bool pollingWait = false;  // the instance lacks TimedWaitAny: poll instead of blocking waits
   uint64_t waitTimeoutNs = 600ull * 1000 * 1000 * 1000;  // a wait this long is reported, not endured
+  // Set when a wait ran past waitTimeoutNs: the GPU may still be running that work, so the device is
+  // treated as lost and never destroyed (destruction waits for the queue: it would hang too).
+  std::atomic<bool> abandoned{false};
 
   DeviceProfile profile;
   std::string numericsProbe;  // what the numerics probe found (numerics_probe.h), for `wgk devices`
@@ -48,8 +51,11 @@ struct DeviceState {
 
   // Throws Error(DeviceLost) once the device is lost or destroyed.
   void checkAlive() const;
-  // Blocks until `future` completes (what: for messages). Throws Error(Gpu) on timeout or failure.
+  // Blocks until `future` completes (what: for messages). Throws Error(Gpu) on failure and
+  // Error(DeviceLost) "GPU deadline exceeded" after waitTimeoutNs, abandoning the device (abandon()).
   void wait(WGPUFuture future, const char* what);
+  // Marks the device lost for good without destroying it; every later call throws DeviceLost.
+  void abandon(const std::string& why);
   // Throws Error(Gpu) listing errors Dawn reported outside any scope, and clears them.
   void raiseUncaptured();
   // Waits for all submitted work (queue work-done).

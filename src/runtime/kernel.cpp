@@ -96,7 +96,9 @@ plan::Plan KernelImpl::plan(const plan::PlanRequest& request, bool renderShaders
 }
 
 std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& request) {
-  const std::string key = plan::requestKey(request, "");
+  runtime_.recoverIfLost();
+  const std::string key =
+      plan::requestKey(request, "") + "#device" + std::to_string(runtime_.deviceGeneration());
   {
     std::shared_lock lock(plansMutex_);
     if (auto it = plans_.find(key); it != plans_.end()) {

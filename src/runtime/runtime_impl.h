@@ -207,6 +207,14 @@ class RuntimeImpl {
   HostTensor download(const GpuTensor& tensor);
   void waitIdle();
   CacheStats cacheStats() const;
+  // Device recovery (RuntimeOptions::gpuTimeoutMs): when the device the runtime created is lost
+  // (deadline, driver reset, destroy), makes a new one with empty caches. recoverLocked() needs
+  // gpuMutex() held. A caller's device (createForDevice) is never replaced: its loss stays
+  // Error(DeviceLost). Prepared plans carry the generation in their key, so old ones go unused.
+  void recoverIfLost();
+  void recoverLocked();
+  uint64_t deviceGeneration() const { return generation_.load(); }
+  void setDeviceOwned(bool owned) { ownsDevice_ = owned; }  // false: createForDevice
 
   // Counters updated by kernels.
   std::atomic<uint64_t> planHits{0}, planMisses{0}, bindGroupHits{0}, bindGroupMisses{0};
@@ -231,6 +239,8 @@ class RuntimeImpl {
   runtime::PipelineCache pipelines_;
   std::mutex kernelsMutex_;
   std::map<std::string, std::shared_ptr<KernelImpl>> kernels_;  // by resolved folder + revision
+  std::atomic<uint64_t> generation_{0};                         // devices replaced so far
+  bool ownsDevice_ = true;
 };
 
 // Bytes a tensor of this dtype and shape occupies (elements x element size).
