@@ -4,7 +4,7 @@
 #   2. asan:  ASan + UBSan build of the unit suites and the GPU suites on lavapipe,
 #             then LeakSanitizer over `wgk test PKG` for every embedded package    build-asan
 #   3. tsan:  ThreadSanitizer over the threads tests (RuntimeThreads.*)              build-tsan
-# scripts/test.sh calls it after the ordinary suites (WGK_HARDENING=0 skips it); also runs alone:
+# scripts/test.sh calls it after the ordinary suites (only with WGK_HARDENING=1); also runs alone:
 #   scripts/ci_hardening.sh [fuzz] [asan] [tsan]
 # Prints the seconds each step took. Fuzzing needs clang-14 + libclang-rt-14-dev (scripts/setup.sh).
 set -euo pipefail

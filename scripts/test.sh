@@ -25,8 +25,8 @@ pip_done=$(date +%s)
 PYTHONPATH="$site" "$py" -m pytest -q -p no:cacheprovider "$here/tests/python"
 py_done=$(date +%s)
 # Fuzzing, ASan + UBSan, LeakSanitizer and ThreadSanitizer runs, each in its own build folder
-# (docs/reliability.md). WGK_HARDENING=0 skips them.
-[[ ${WGK_HARDENING:-1} == 0 ]] || "$here/scripts/ci_hardening.sh"
+# (docs/reliability.md). WGK_HARDENING=1 runs them (opt-in: not yet timed within the CI budget).
+if [[ ${WGK_HARDENING:-0} == 1 ]]; then "$here/scripts/ci_hardening.sh"; fi
 end=$(date +%s)
 echo "test.sh: done in $((end - start)) s (ctest until $((ctest_done - start)) s; Python package install" \
   "$((pip_done - ctest_done)) s, pytest $((py_done - pip_done)) s, hardening $((end - py_done)) s)" >&2
