@@ -1,6 +1,6 @@
 // Batch and Graph (wgk/batch.h) against single calls: bit-identical results for a decode-size chain
-// of the embedded kernels (FastGelu -> RMSNormalization -> GemmaRotaryEmbedding -> Add), ordering,
-// errors that name the failing call, a failed batch leaving the runtime as it was, replay with new
+// of the embedded kernels (FastGelu -> RMSNormalization -> GemmaRotaryEmbedding -> Add; FastGelu -> Softmax),
+// ordering, errors that name the failing call, a failed batch leaving the runtime as it was, replay with new
 // data, refused replays, spec 2.1 constructs (in/out, zeroInit, submitAfter) inside one batch, and
 // the warm single call (no plan miss, no new bind group).
 #include <gtest/gtest.h>
@@ -217,6 +217,24 @@ TEST(RuntimeBatch, InOutZeroInitAndSubmitAfterInOneBatch) {
   auto r = h.call(k, {{"x", x}, {"acc", acc}}, o);
   h.submit();
   EXPECT_EQ(r.count("acc"), 1u);
+}
+
+TEST(RuntimeBatch, SoftmaxAfterFastGeluIsBitIdenticalBatchedAndReplayed) {
+  Chain c(170);
+  Runtime& rt = runtime();
+  Kernel softmax = kernel("ai.onnx.Softmax");
+  auto h = c.gelu.call({{"X", c.x}, {"bias", c.bias}}).device.at("Y");
+  const HostTensor want = rt.download(softmax.call({{"x", h}}).device.at("y"));
+  Batch b = rt.batch();
+  auto y = b.call(softmax, {{"x", b.call(c.gelu, {{"X", c.x}, {"bias", c.bias}}).at("Y")}}).at("y");
+  b.submit();
+  EXPECT_TRUE(sameBytes(want, rt.download(y)));
+  DeviceTensor out;
+  Graph g = rt.capture([&](Batch& cb) {
+    out = cb.call(softmax, {{"x", cb.call(c.gelu, {{"X", c.x}, {"bias", c.bias}}).at("Y")}}).at("y");
+  });
+  g.replay();
+  EXPECT_TRUE(sameBytes(want, rt.download(out)));
 }
 
 TEST(RuntimeGraph, ReplayIsBitIdenticalAndTakesNewData) {
