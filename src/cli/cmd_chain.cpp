@@ -39,10 +39,10 @@ std::string cell(const harness::ChainModeResult& m) {
 }
 
 std::string sameBits(const harness::ChainResult& r) {
-  std::string s;
-  for (const auto* m : {&r.batched, &r.replayed})
-    s += m->bitIdentical < 0 ? "-" : m->bitIdentical ? "yes" : "NO";
-  return s == "--" ? "-" : s;
+  auto one = [](const harness::ChainModeResult& m) {
+    return m.bitIdentical < 0 ? "-" : m.bitIdentical ? "yes" : "NO";
+  };
+  return std::string(one(r.batched)) + "/" + one(r.replayed);
 }
 
 bool failed(const harness::ChainResult& r) {
@@ -61,14 +61,14 @@ void printTable(const std::vector<harness::ChainResult>& results, const ChainArg
       device.c_str(), a.options.repeat,
       a.options.batchSize ? ("batches of " + std::to_string(a.options.batchSize) + " calls").c_str()
                           : "all calls of a repetition in one batch");
-  std::printf("%-58s %6s %18s %18s %18s %9s %9s %5s\n", "chain", "calls", "unbatched", "batched", "replayed",
-              "warm call", "call+wait", "bits");
+  std::printf("%-58s %6s %18s %18s %18s %9s %9s %9s\n", "chain", "calls", "unbatched", "batched", "replayed",
+              "warm call", "call+wait", "same bits");
   for (const auto& r : results) {
     if (!r.error.empty() && !r.unbatched.ran) {
       std::printf("%-58s %s\n", r.name.c_str(), r.error.c_str());
       continue;
     }
-    std::printf("%-58s %6lld %18s %18s %18s %9.2f %9.2f %5s\n", r.name.c_str(),
+    std::printf("%-58s %6lld %18s %18s %18s %9.2f %9.2f %9s\n", r.name.c_str(),
                 static_cast<long long>(r.calls), cell(r.unbatched).c_str(), cell(r.batched).c_str(),
                 cell(r.replayed).c_str(), r.warmCallUsMedian, r.callWaitUsMedian, sameBits(r).c_str());
     for (const auto* m : {&r.unbatched, &r.batched, &r.replayed})
