@@ -69,6 +69,10 @@ bool CallMemo::matches(const std::map<std::string, TensorRef>& in, const CallOpt
 
 std::shared_ptr<PreparedPlan> KernelImpl::findMemo(const std::map<std::string, TensorRef>& inputs,
                                                    const CallOptions& options) const {
+  // A lost device is replaced before any work; the memo holds plans of the first device only, so
+  // after a replacement calls take prepare()'s path, whose key names the device generation.
+  runtime_.recoverIfLost();
+  if (runtime_.deviceGeneration() != 0) return nullptr;
   std::shared_lock lock(plansMutex_);
   for (const CallMemo& m : memo_)
     if (m.matches(inputs, options)) return m.prepared;
