@@ -12,6 +12,12 @@
 # tune, peers' output, h200.log) end up in one logs.tar.gz. Every package, every bench
 # case, every eligible variant; budget about 9 minutes (tests <= 3 x 150 s but about 1 minute in
 # practice, bench <= 330 s, peers <= 200 s, each cut off by timeout).
+# Decode chains (issue 14, docs/performance.md "Decode chains"): `wgk chain --out chain-h200.json`
+# (every embedded package's decode cases and the decode step, unbatched / batched / replayed, pinned
+# to CPUs ${WGK_H200_PIN:-4,5}) and its torch peers (tools/peers/torch_chain_peers.py: eager and CUDA
+# graph, rows under "chains" in peers.json) run after the other peers, only while the call's budget
+# (WGK_H200_BUDGET_S, default 470 s from the start) leaves at least 90 s; WGK_H200_CHAIN=0 skips
+# them, WGK_H200_CHAIN=only runs nothing else (no tests, bench, tune or per-op peers: about 2 minutes).
 # WGK_H200_PKGS="webgpu-kernels/ai.onnx.Add ..." replaces the package list (the default is the three
 # seed packages; a run of all four would not fit one call). When ai.onnx.Add is in the list, its
 # torch peers (tools/peers/torch_add_peers.py, in the repository: nothing to carry) are added to
@@ -25,6 +31,8 @@ mkdir -p "$out"
 say() { printf 'h200_bench: %s\n' "$*" >&2; }
 read -r -a pkgs <<< "${WGK_H200_PKGS:-webgpu-kernels/ai.onnx.RMSNormalization webgpu-kernels/com.microsoft.FastGelu webgpu-kernels/com.microsoft.GemmaRotaryEmbedding}"
 rc=0
+chain=${WGK_H200_CHAIN:-1}
+budget=${WGK_H200_BUDGET_S:-470}
 
 # Clock log beside the run (reading clocks changes nothing): SM/memory clocks and load every
 # 100 ms, to tell a slow kernel from a GPU that had dropped to idle clocks.
@@ -37,7 +45,9 @@ fi
 stop_clocks() { [[ -n "$clocks_pid" ]] && kill "$clocks_pid" 2>/dev/null; }
 trap stop_clocks EXIT
 
-if [[ "${WGK_H200_TEST:-1}" == 1 ]]; then
+if [[ "$chain" == only ]]; then
+  say "WGK_H200_CHAIN=only: decode chains and their peers alone"
+elif [[ "${WGK_H200_TEST:-1}" == 1 ]]; then
   say "wgk test --all-variants (correctness of every variant on this GPU first)"
   for p in "${pkgs[@]}"; do
     timeout 150 env OUT="$out" bash "$root/scripts/h200.sh" test "$p" --all-variants --offline \
@@ -46,6 +56,7 @@ if [[ "${WGK_H200_TEST:-1}" == 1 ]]; then
   done
 fi
 
+if [[ "$chain" != only ]]; then
 say "wgk bench ${pkgs[*]} --all-variants"
 timeout 330 env OUT="$out" bash "$root/scripts/h200.sh" bench "${pkgs[@]}" --all-variants --offline \
   --json "$out/bench-h200.json" || rc=$?
@@ -77,7 +88,32 @@ if [[ " ${pkgs[*]} " == *" webgpu-kernels/ai.onnx.Softmax "* ]]; then
   (cd "$out" && OUT="$out" timeout 240 python3 "$root/tools/peers/torch_softmax_peers.py" \
     >> "$out/peers.stdout" 2>> "$out/peers.log") || say "Softmax peers failed (exit $?): see peers.log"
 fi
-report=("$out/bench-h200.json" --html "$out/report.html" --markdown "$out/performance.md")
+fi  # not WGK_H200_CHAIN=only
+
+# Decode chains and their torch peers, within what is left of the call's budget.
+if [[ "$chain" != 0 ]]; then
+  left=$((budget - SECONDS))
+  if ((left < 90)); then
+    say "decode chains skipped: ${left}s of the ${budget}s budget left (WGK_H200_CHAIN=only runs them alone)"
+  else
+    pin=()
+    command -v taskset >/dev/null && [[ -n "${WGK_H200_PIN:-4,5}" ]] && pin=(taskset -c "${WGK_H200_PIN:-4,5}")
+    say "wgk chain (${left}s left)"
+    timeout $((left - 60 < 150 ? left - 60 : 150)) env OUT="$out" "${pin[@]}" bash "$root/scripts/h200.sh" chain \
+      --offline --out "$out/chain-h200.json" || { say "wgk chain failed (exit $?)"; rc=1; }
+    [[ -f "$out/wgk.stdout" ]] && cp "$out/wgk.stdout" "$out/chain-table.txt"
+    left=$((budget - SECONDS))
+    if ((left >= 30)); then
+      say "torch chain peers (${left}s left)"
+      (cd "$out" && OUT="$out" timeout $((left - 15 < 120 ? left - 15 : 120)) python3 \
+        "$root/tools/peers/torch_chain_peers.py" >> "$out/peers.stdout" 2>> "$out/peers.log") ||
+        say "chain peers failed (exit $?): see peers.log"
+    fi
+  fi
+fi
+report=(--html "$out/report.html" --markdown "$out/performance.md")
+[[ -f "$out/bench-h200.json" ]] && report+=("$out/bench-h200.json")
+[[ -f "$out/chain-h200.json" ]] && report+=("$out/chain-h200.json")
 [[ -s "$out/peers.json" ]] && report+=(--peers "$out/peers.json")
 OUT="$out" bash "$root/scripts/h200.sh" report "${report[@]}" || rc=1
 # The device tool brings back only a few files: the logs travel as one archive.

@@ -29,6 +29,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -46,6 +47,8 @@ namespace wgk {
 class RuntimeImpl;
 class KernelImpl;
 class DeviceTensorImpl;
+class Batch;  // wgk/batch.h
+class Graph;
 
 // An attribute value: int, float, bool, string or a list of ints/floats.
 using Attribute = std::variant<int64_t, double, bool, std::string, std::vector<int64_t>, std::vector<double>>;
@@ -62,6 +65,7 @@ class DeviceTensor {
 
  private:
   friend class RuntimeImpl;
+  friend class TensorRef;
   std::shared_ptr<DeviceTensorImpl> owner_;
   GpuTensor view_;
 };
@@ -71,15 +75,19 @@ class TensorRef {
  public:
   TensorRef(const HostTensor& t) : v_(&t) {}
   TensorRef(const GpuTensor& t) : v_(t) {}
-  TensorRef(const DeviceTensor& t) : v_(t.view()) {}
+  TensorRef(const DeviceTensor& t) : v_(t.view()), owner_(t.owner_) {}
   bool onHost() const { return std::holds_alternative<const HostTensor*>(v_); }
   const HostTensor& host() const { return *std::get<const HostTensor*>(v_); }
   const GpuTensor& gpu() const { return std::get<GpuTensor>(v_); }
   DType dtype() const { return onHost() ? host().dtype() : gpu().dtype; }
   const Shape& shape() const { return onHost() ? host().shape() : gpu().shape; }
+  // The runtime allocation behind a DeviceTensor (null otherwise): what a Batch or Graph keeps
+  // alive while it may still read the tensor.
+  const std::shared_ptr<DeviceTensorImpl>& owner() const { return owner_; }
 
  private:
   std::variant<const HostTensor*, GpuTensor> v_;
+  std::shared_ptr<DeviceTensorImpl> owner_;
 };
 
 enum class OutputPlacement {
@@ -151,7 +159,15 @@ struct RuntimeOptions {
   std::string tuningFile;       // per-device tuning table (wgk tune); empty: WGK_TUNING or none
   bool offline = false;         // never touch the network (also WGK_OFFLINE=1)
   bool trustRemoteCode = false; // allow organisations other than webgpu-kernels
+  // A package folder with a metadata.json is checked against its digests on every load; false
+  // (or WGK_NO_VERIFY=1, or the CLI's --no-verify) skips that while an author edits the folder.
+  bool verifyDigests = true;
   DeviceOptions device;         // how to create the device when the runtime creates its own
+  // The longest one wait for the GPU may take (a call's submit and readback, download, waitIdle):
+  // past it the call throws Error(DeviceLost) "GPU deadline exceeded", and a device the runtime created is replaced
+  // by a new one before the next call (tensors made before then are lost with the old device).
+  // 0: WGK_GPU_TIMEOUT_MS, else 60000.
+  uint64_t gpuTimeoutMs = 0;
 };
 
 struct CacheStats {
@@ -178,6 +194,10 @@ class Runtime {
   HostTensor download(const GpuTensor& tensor);
   HostTensor download(const DeviceTensor& tensor) { return download(tensor.view()); }
   void waitIdle();  // blocks until all submitted work has finished
+
+  // Many calls, one submission; and recorded calls replayed with new data (wgk/batch.h).
+  Batch batch();
+  Graph capture(const std::function<void(Batch&)>& record);
 
   const DeviceProfile& device() const;
   CacheStats cacheStats() const;

@@ -20,7 +20,6 @@
 
 namespace wgk::cli {
 namespace {
-namespace fs = std::filesystem;
 using Clock = std::chrono::steady_clock;
 
 struct OverheadArgs {
@@ -37,22 +36,6 @@ struct Measurement {
   double drainUs = 0;  // waitIdle after the timed calls: GPU work still queued when the host was done
   CacheStats during;   // cache activity during the timed calls (all zero but hits when warm)
 };
-
-// Repo ids of the embedded packages, sorted ("webgpu-kernels/ai.onnx.RMSNormalization", ...).
-std::vector<std::string> embeddedRepos() {
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto& org : fs::directory_iterator(defaultPackagesDir(), ec))
-    if (org.is_directory())
-      for (const auto& pkg : fs::directory_iterator(org.path(), ec))
-        if (package::findWebgpuDir(pkg.path()))
-          out.push_back(org.path().filename().string() + "/" + pkg.path().filename().string());
-  std::sort(out.begin(), out.end());
-  if (out.empty())
-    throw Error(ErrorCode::NotFound,
-                "no embedded packages under " + defaultPackagesDir() + " (set WGK_PACKAGES)");
-  return out;
-}
 
 // The bench case with the fewest input bytes (the first of equals): the one where host work,
 // not GPU work, is the largest share of a call.
@@ -144,7 +127,7 @@ std::string deviceName(const DeviceProfile& p) {
 void runOverhead(const OverheadArgs& a) {
   if (a.calls < 1) throw Error(ErrorCode::InvalidArgument, "--calls must be at least 1");
   if (a.warmup < 0) throw Error(ErrorCode::InvalidArgument, "--warmup must not be negative");
-  const std::vector<std::string> packages = a.packages.empty() ? embeddedRepos() : a.packages;
+  const std::vector<std::string> packages = a.packages.empty() ? embeddedPackageRepos() : a.packages;
   auto rt = openRuntime(a.hub);
   std::vector<Measurement> results;
   for (const auto& p : packages)

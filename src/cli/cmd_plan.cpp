@@ -11,6 +11,7 @@
 #include "cli/command.h"
 #include "cli/support_runtime.h"
 #include "core/device_profile.h"
+#include "core/json_read.h"
 #include "gpu/device.h"
 #include "package/package.h"
 #include "plan/plan.h"
@@ -30,7 +31,6 @@ DeviceProfile profileForPlan(const std::string& pathOrEmpty) {
         [] { return gpu::Device::create().profile(); });
   return DeviceProfile::load(pathOrEmpty);
 }
-
 
 // "x=float16:2x8", "s=float32:" (rank 0), "s=float32:scalar".
 std::pair<std::string, plan::TensorDesc> parseInputSpec(const std::string& spec) {
@@ -69,9 +69,11 @@ std::pair<std::string, expr::Value> parseAttrSpec(const std::string& spec) {
   if (eq == std::string::npos || eq == 0)
     throw Error(ErrorCode::InvalidArgument, "--attr '" + spec + "': expected NAME=VALUE");
   const std::string text = spec.substr(eq + 1);
-  package::Json j = package::Json::parse(text, nullptr, false);
+  const nlohmann::json parsed = parseJsonOrDiscarded(text, "--attr " + spec.substr(0, eq));
+  const package::Json j = parsed;  // depth-bounded, so converting to ordered_json is safe
   if (j.is_discarded() || j.is_object() || j.is_null()) return {spec.substr(0, eq), expr::Value(text)};
-  return {spec.substr(0, eq), package::literalValueFromJson(j)};
+  return {spec.substr(0, eq), withContext("reading --attr " + spec.substr(0, eq),
+                                          [&] { return package::literalValueFromJson(j); })};
 }
 
 struct PlanArgs {

@@ -1,8 +1,9 @@
 // wgk report FILE... [--html OUT.html] [--markdown OUT.md] [--peers PEERS.json]
 // Renders bench evidence (wgk bench --json; one file per device, side by side) as one
 // self-contained HTML page with inline SVG bar charts and/or the Markdown tables of
-// docs/performance.md. --peers adds torch eager / torch.compile numbers (the JSON of
-// torch_peers.py). With neither --html nor --markdown, the Markdown goes to stdout.
+// docs/performance.md; files of `wgk chain --out` make its "Chains" section. --peers adds torch eager /
+// torch.compile numbers (the JSON of torch_peers.py). With neither --html nor --markdown, the Markdown goes
+// to stdout.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -28,16 +29,18 @@ void addReportCommand(CLI::App& app) {
   };
   auto s = std::make_shared<State>();
   auto* cmd = app.add_subcommand("report", "Render bench evidence files as HTML and/or Markdown");
-  cmd->add_option("files", s->files, "evidence files from wgk bench --json")->required();
+  cmd->add_option("files", s->files, "evidence files from wgk bench --json or wgk chain --out")->required();
   cmd->add_option("--html", s->html, "write a self-contained HTML page");
   cmd->add_option("--markdown", s->markdown, "write the Markdown tables");
   cmd->add_option("--peers", s->peers, "torch peers JSON (torch_peers.py)");
   cmd->callback([s] {
     std::vector<harness::Evidence> files;
-    for (const auto& f : s->files) files.push_back(harness::loadEvidence(f));
+    std::vector<harness::ChainTable> chains;  // wgk chain --out files go to the "Chains" section
+    for (const auto& f : s->files) harness::loadEvidenceFile(f, &files, &chains);
     std::optional<harness::Peers> peers;
     if (!s->peers.empty()) peers = harness::loadPeers(s->peers);
     auto model = harness::ReportModel::build(files, std::move(peers));
+    model.chains = std::move(chains);
     if (!s->html.empty()) {
       writeText(s->html, harness::renderHtml(model));
       std::fprintf(stderr, "report: wrote %s\n", s->html.c_str());

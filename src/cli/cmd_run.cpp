@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/support_runtime.h"
+#include "io/file.h"
 #include "io/npy.h"
 #include "wgk/error.h"
 
@@ -43,16 +44,19 @@ void addRunCommand(CLI::App& app) {
     options.placement = wgk::OutputPlacement::Host;
     options.timestamps = true;
 
+    // File errors before any GPU work: the output folder must be usable now, not after the kernel ran.
+    wgk::prepareOutputFolder(s->outputDir);
     auto rt = wgk::cli::openRuntime(s->hub);
     wgk::Kernel kernel = rt->load(s->package, wgk::cli::loadOptionsFor(s->hub));
     std::map<std::string, wgk::TensorRef> refs;
     for (const auto& [k, v] : tensors) refs.emplace(k, wgk::TensorRef(v));
     wgk::CallResult r = kernel.call(refs, options);
 
-    std::filesystem::create_directories(s->outputDir);
     nlohmann::json outputs = nlohmann::json::object();
     for (const auto& [name, t] : r.host) {
-      const std::string path = (std::filesystem::path(s->outputDir) / (name + ".npy")).string();
+      // Output names come from the package; the manifest loader holds them to identifiers, and
+      // this keeps the file inside --output-dir whatever a name holds.
+      const std::string path = wgk::pathInsideFolder(s->outputDir, name, ".npy");
       wgk::writeNpy(path, t);
       outputs[name] = {{"file", path}, {"dtype", wgk::dtypeName(t.dtype())}, {"shape", t.shape()}};
     }

@@ -15,6 +15,7 @@ hub::HubOptions HubCliOptions::toHubOptions() const {
   o.lockFile = lockFile;
   o.offline = offline;
   o.trustRemoteCode = trustRemoteCode;
+  o.verifyFolders = !noVerify;
   o.embeddedRoot = defaultPackagesDir();
   return o;
 }
@@ -28,6 +29,12 @@ void addHubOptions(CLI::App* cmd, HubCliOptions& o, bool withLock) {
   cmd->add_option("--cache-dir", o.cacheDir, "package cache (default: WGK_CACHE, then ~/.cache/wgk)");
   cmd->add_flag("--offline", o.offline, "never touch the network (also WGK_OFFLINE=1)");
   cmd->add_flag("--trust-remote-code", o.trustRemoteCode, "allow organisations other than webgpu-kernels");
+  cmd->add_flag("--no-verify", o.noVerify,
+                "load a package folder without checking it against its metadata.json (also WGK_NO_VERIFY=1)");
+  cmd->add_option("--gpu-timeout-ms", o.gpuTimeoutMs,
+                  "longest wait for one GPU step of a call before it fails (default: WGK_GPU_TIMEOUT_MS, "
+                  "then 60000)")
+      ->check(CLI::Range(uint64_t{1}, uint64_t{86'400'000}));
   if (withLock) cmd->add_option("--lock", o.lockFile, "resolve exactly as this lock file says; refuse drift");
 }
 

@@ -20,6 +20,8 @@ struct HubCliOptions {
   std::string lockFile;
   bool offline = false;
   bool trustRemoteCode = false;
+  bool noVerify = false;  // --no-verify: package folders skip the digest check (while editing one)
+  uint64_t gpuTimeoutMs = 0;  // --gpu-timeout-ms (RuntimeOptions::gpuTimeoutMs; 0: its default)
 
   // version/revision as a validated request (version 1 when neither is given).
   hub::PackageRequest request() const { return hub::PackageRequest::make(version, revision); }

@@ -1,5 +1,9 @@
 #include "cli/support_runtime.h"
 
+#include <algorithm>
+#include <filesystem>
+
+#include "package/package.h"
 #include "runtime/attributes.h"
 #include "wgk/error.h"
 
@@ -14,7 +18,9 @@ std::shared_ptr<Runtime> openRuntime(const HubCliOptions& hub, const std::string
   o.lockFile = h.lockFile;
   o.offline = h.offline;
   o.trustRemoteCode = h.trustRemoteCode;
+  o.verifyDigests = h.verifyFolders;
   o.tuningFile = tuningFile;
+  o.gpuTimeoutMs = hub.gpuTimeoutMs;
   return Runtime::create(o);
 }
 
@@ -23,6 +29,22 @@ LoadOptions loadOptionsFor(const HubCliOptions& hub) {
   o.version = hub.version;
   o.revision = hub.revision;
   return o;
+}
+
+std::vector<std::string> embeddedPackageRepos() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& org : fs::directory_iterator(defaultPackagesDir(), ec))
+    if (org.is_directory())
+      for (const auto& pkg : fs::directory_iterator(org.path(), ec))
+        if (package::findWebgpuDir(pkg.path()))
+          out.push_back(org.path().filename().string() + "/" + pkg.path().filename().string());
+  std::sort(out.begin(), out.end());
+  if (out.empty())
+    throw Error(ErrorCode::NotFound,
+                "no embedded packages under " + defaultPackagesDir() + " (set WGK_PACKAGES)");
+  return out;
 }
 
 std::pair<std::string, std::string> splitAssignment(const std::string& text, const std::string& what) {

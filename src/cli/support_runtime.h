@@ -16,6 +16,9 @@ namespace wgk::cli {
 // A runtime on the local device, resolving packages as the hub options say.
 std::shared_ptr<Runtime> openRuntime(const HubCliOptions& hub, const std::string& tuningFile = {});
 LoadOptions loadOptionsFor(const HubCliOptions& hub);
+// Repo ids of the embedded packages, sorted ("webgpu-kernels/ai.onnx.Add", ...); Error(NotFound)
+// when there are none (the commands that default to every package: overhead, chain).
+std::vector<std::string> embeddedPackageRepos();
 // "NAME=REST" -> (NAME, REST); Error(InvalidArgument) naming `what` when malformed.
 std::pair<std::string, std::string> splitAssignment(const std::string& text, const std::string& what);
 std::map<std::string, Attribute> parseAttributes(const std::vector<std::string>& assignments);

@@ -2,7 +2,9 @@
 
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
+#include "core/json_read.h"
 #include "wgk/error.h"
 
 namespace wgk {
@@ -116,24 +118,13 @@ std::string DeviceProfile::toJsonText(int indent) const {
 }
 
 DeviceProfile DeviceProfile::fromJsonText(std::string_view text) {
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(ErrorCode::Parse, std::string("device profile is not valid JSON: ") + e.what());
-  }
-  return deviceProfileFromJson(j);
+  return deviceProfileFromJson(parseJson(text, "device profile"));
 }
 
 DeviceProfile DeviceProfile::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(ErrorCode::Io, "cannot open device profile '" + path + "'");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(ErrorCode::Parse, "device profile '" + path + "' is not valid JSON: " + e.what());
-  }
+  std::ifstream probe(path);
+  if (!probe) throw Error(ErrorCode::Io, "cannot open device profile '" + path + "'");
+  const nlohmann::json j = withContext("reading device profile " + path, [&] { return readJsonFile(path); });
   return withContext("reading device profile " + path, [&] { return deviceProfileFromJson(j); });
 }
 

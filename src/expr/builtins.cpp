@@ -61,6 +61,7 @@ Value range(std::span<const Value> args) {
   if (count > kMaxRangeLength)
     fail(fmt::format("range({}, {}, {}) would have {} elements; the limit is {}", start, stop, step,
                      static_cast<int64_t>(count), kMaxRangeLength));
+  chargeWork(static_cast<size_t>(count) * sizeof(Value), "range");
   List out;
   out.reserve(static_cast<size_t>(count));
   for (int64_t i = 0; i < count; ++i) out.emplace_back(start + i * step);

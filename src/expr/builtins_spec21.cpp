@@ -145,6 +145,8 @@ void addSpec21Builtins(Scope& s) {
     checkArity("fill", a, 2, 2);
     if (!isInteger(a[1]) || a[1].asInt() < 0) fail("fill() count must be a non-negative integer");
     if (a[1].asInt() > kMaxRangeLength) fail(fmt::format("fill() count {} is above {}", a[1].asInt(), kMaxRangeLength));
+    const size_t each = sizeof(Value) + (a[0].isString() ? a[0].asString().size() : 0);
+    chargeWork(static_cast<size_t>(a[1].asInt()) * each, "fill");
     return Value(List(static_cast<size_t>(a[1].asInt()), a[0]));
   });
   add("moveAxis", [](std::span<const Value> a) {

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "expr/budget.h"
 #include "expr/node.h"
 #include "expr/support.h"
 #include "wgk/error.h"
@@ -56,6 +57,13 @@ int64_t normalizeIndex(int64_t i, size_t size, std::string_view what) {
   return j;
 }
 
+// Strings are values: every read of a name, literal or element copies one, and a loop that reads
+// a 16 MB string a million times is as much work as building it; charge the copy to the budget.
+const Value& charged(const Value& v) {
+  if (v.isString() && v.asString().size() > 64) chargeWork(v.asString().size(), "copying a string");
+  return v;
+}
+
 class Evaluator {
  public:
   Evaluator(const Scope& scope, std::string_view source) : scope_(scope), source_(source) {}
@@ -63,9 +71,9 @@ class Evaluator {
   Value eval(const Node& n) {
     switch (n.kind) {
       case NodeKind::Literal:
-        return n.value;
+        return charged(n.value);
       case NodeKind::Name: {
-        if (const Value* v = scope_.lookup(n.text)) return *v;
+        if (const Value* v = scope_.lookup(n.text)) return charged(*v);
         throw Error(ErrorCode::Expression, fmt::format("unknown name '{}' in `{}` (in scope: {})", n.text,
                                                        source_, listNames(scope_)));
       }
@@ -112,7 +120,7 @@ class Evaluator {
 
   Value attribute(const Node& n, const Value& object) {
     if (object.isMap()) {
-      if (const Value* v = object.find(n.text)) return *v;
+      if (const Value* v = object.find(n.text)) return charged(*v);
       fail(fmt::format("{} has no key '{}' (keys: {})", describeObject(*n.kids[0]), n.text,
                        joinKeys(object.asMap())));
     }
@@ -122,13 +130,13 @@ class Evaluator {
   Value index(const Node& n, const Value& object, const Value& key) {
     if (object.isMap()) {
       if (!key.isString()) fail(fmt::format("map keys are strings, got {} {}", key.kindName(), key.repr()));
-      if (const Value* v = object.find(key.asString())) return *v;
+      if (const Value* v = object.find(key.asString())) return charged(*v);
       fail(fmt::format("{} has no key '{}' (keys: {})", describeObject(*n.kids[0]), key.asString(),
                        joinKeys(object.asMap())));
     }
     if (object.isList()) {
       const List& l = object.asList();
-      return l[normalizeIndex(key.asInt(), l.size(), "list")];
+      return charged(l[normalizeIndex(key.asInt(), l.size(), "list")]);
     }
     if (object.isString()) {
       const std::string& s = object.asString();

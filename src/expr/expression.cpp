@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "expr/budget.h"
 #include "expr/node.h"
 #include "expr/parser.h"
 #include "wgk/error.h"
@@ -17,6 +18,7 @@ Expression Expression::parse(std::string_view source) {
 
 Value Expression::evaluate(const Scope& scope) const {
   if (!root_) throw Error(ErrorCode::Internal, "evaluating an expression that was never parsed");
+  WorkBudget budget(kMaxBuiltBytes, "expr::kMaxBuiltBytes per evaluation");  // inert inside a render or plan
   try {
     return evaluateNode(*root_, scope, source_);
   } catch (const Error& e) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "expr/budget.h"
 #include "expr/support.h"
 
 namespace wgk::expr {
@@ -48,6 +49,7 @@ double toFloat(const Value& v) {
 }
 
 std::string caseMap(const std::string& s, bool upper) {
+  chargeResult(s.size(), upper ? "upper" : "lower");
   std::string out = s;
   for (char& c : out) {
     if (upper && c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
@@ -74,7 +76,9 @@ Value applyFilter(std::string_view name, const Value& input, std::span<const Val
       if (!first) out += sep;
       first = false;
       out += item.str();
+      if (out.size() > kMaxResultBytes) chargeResult(out.size(), "join");  // stops a runaway join early
     }
+    chargeWork(out.size(), "join");
     return out;
   }
   if (name == "length" || name == "count") {
@@ -94,7 +98,9 @@ Value applyFilter(std::string_view name, const Value& input, std::span<const Val
   }
   if (name == "string") {
     arity(0, 0);
-    return input.str();
+    std::string out = input.str();
+    chargeResult(out.size(), "string");
+    return out;
   }
   if (name == "lower" || name == "upper") {
     arity(0, 0);
@@ -105,6 +111,7 @@ Value applyFilter(std::string_view name, const Value& input, std::span<const Val
     const std::string& s = input.asString();
     size_t b = s.find_first_not_of(" \t\r\n");
     if (b == std::string::npos) return std::string();
+    chargeWork(s.size(), "trim");
     return s.substr(b, s.find_last_not_of(" \t\r\n") - b + 1);
   }
   if (name == "replace") {
@@ -113,7 +120,13 @@ Value applyFilter(std::string_view name, const Value& input, std::span<const Val
     const std::string& from = args[0].asString();
     const std::string& to = args[1].asString();
     if (from.empty()) fail("filter replace: the text to replace is empty");
+    // Size the result first: one replace can multiply a string, a loop of them multiplies work.
+    size_t count = 0;
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + from.size())) ++count;
+    const size_t grown = s.size() + count * to.size();  // before removing what is replaced
+    chargeResult(std::max(s.size(), grown - count * from.size()), "replace");
     std::string out;
+    out.reserve(grown - count * from.size());
     size_t start = 0, at;
     while ((at = s.find(from, start)) != std::string::npos) {
       out.append(s, start, at - start);
@@ -164,6 +177,7 @@ Value applyFilter(std::string_view name, const Value& input, std::span<const Val
     arity(0, 0);
     if (input.isList()) return input;
     if (input.isString()) {
+      chargeWork(input.asString().size() * sizeof(Value), "list");
       List out;
       for (char c : input.asString()) out.emplace_back(std::string(1, c));
       return out;
@@ -177,7 +191,11 @@ Value applyFilter(std::string_view name, const Value& input, std::span<const Val
   }
   if (name == "reverse") {
     arity(0, 0);
-    if (input.isString()) return std::string(input.asString().rbegin(), input.asString().rend());
+    if (input.isString()) {
+      chargeResult(input.asString().size(), "reverse");
+      return std::string(input.asString().rbegin(), input.asString().rend());
+    }
+    chargeWork(sequence(name, input).size() * sizeof(Value), "reverse");
     List l = sequence(name, input);
     std::reverse(l.begin(), l.end());
     return l;

@@ -2,6 +2,7 @@
 // common Jinja/Python ones templates reach for (m.get, m.items, s.startswith, ...).
 #include <fmt/format.h>
 
+#include "expr/budget.h"
 #include "expr/support.h"
 
 namespace wgk::expr {
@@ -25,6 +26,7 @@ bool mapMethod(const Value& object, std::string_view name, std::span<const Value
     out = v ? *v : (args.size() == 2 ? args[1] : Value());
   } else if (name == "keys" || name == "values" || name == "items") {
     checkArity(name, args, 0, 0);
+    chargeWork(m.size() * sizeof(Value), "items");
     List l;
     for (const auto& [k, v] : m) {
       if (name == "keys")
@@ -84,6 +86,7 @@ bool stringMethod(const Value& object, std::string_view name, std::span<const Va
     out = applyFilter(name, input, {});
   } else if (name == "strip") {
     checkArity("strip", args, 0, 0);
+    chargeWork(s.size(), "strip");
     out = strip(s);
   } else if (name == "replace") {
     checkArity("replace", args, 2, 2);
@@ -92,6 +95,9 @@ bool stringMethod(const Value& object, std::string_view name, std::span<const Va
     checkArity("split", args, 1, 1);
     const std::string& sep = args[0].asString();
     if (sep.empty()) fail("split() separator is empty");
+    size_t count = 1;
+    for (size_t at = s.find(sep); at != std::string::npos; at = s.find(sep, at + sep.size())) ++count;
+    chargeWork(s.size() + count * sizeof(Value), "split");
     List parts;
     size_t start = 0, at;
     while ((at = s.find(sep, start)) != std::string::npos) {

@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "expr/budget.h"
 #include "expr/support.h"
 #include "wgk/error.h"
 
@@ -115,13 +116,10 @@ bool lessThan(const Value& a, const Value& b) {
 }
 
 namespace {
-// Concatenation doubles sizes cheaply (`{% set s = s ~ s %}`); cap it before memory runs out.
-constexpr size_t kMaxConcatBytes = size_t{1} << 24;
-
+// Concatenation doubles sizes cheaply (`{% set s = s ~ s %}`); cap it before memory runs out, and
+// charge it to the work budget (a loop of small concatenations adds up too).
 void checkConcatSize(size_t size) {
-  if (size > kMaxConcatBytes)
-    fail(
-        fmt::format("concatenation result of {} bytes exceeds the limit of {} bytes", size, kMaxConcatBytes));
+  chargeResult(size, "concatenation");
 }
 }  // namespace
 

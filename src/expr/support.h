@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 
+#include "expr/budget.h"
 #include "expr/scope.h"
 #include "expr/value.h"
 #include "wgk/dtype.h"

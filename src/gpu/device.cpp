@@ -6,10 +6,10 @@
 
 #include "gpu/callback_result.h"
 #include "gpu/device_profile_build.h"
-#include "gpu/numerics_probe.h"
 #include "gpu/device_state.h"
 #include "gpu/f16_policy.h"
 #include "gpu/loader.h"
+#include "gpu/numerics_probe.h"
 #include "wgk/error.h"
 
 namespace wgk::gpu {
@@ -223,6 +223,14 @@ void Device::simulateLoss(std::string_view message) {
 
 bool Device::isLost() const {
   return state_->lost.load();
+}
+
+void Device::setWaitDeadline(uint64_t milliseconds) {
+  state_->waitTimeoutNs = (milliseconds ? milliseconds : 600'000) * 1'000'000;
+}
+
+uint64_t Device::waitDeadlineMs() const {
+  return state_->waitTimeoutNs / 1'000'000;
 }
 
 std::vector<std::string> Device::takeUncapturedErrors() {

@@ -101,6 +101,11 @@ class Device {
   // check that loss becomes Error(DeviceLost) everywhere.
   void simulateLoss(std::string_view message);
   bool isLost() const;
+  // The longest any wait for the GPU may take (submit, readback, waitIdle); past it the call
+  // throws Error(DeviceLost) "GPU deadline exceeded" and the device is abandoned (lost, never destroyed: work that
+  // never ends may still run on it). 0 restores the default, 600 s.
+  void setWaitDeadline(uint64_t milliseconds);
+  uint64_t waitDeadlineMs() const;
   // Errors Dawn reported outside any error scope since the last call (also raised by submit()).
   std::vector<std::string> takeUncapturedErrors();
 

@@ -21,6 +21,9 @@ struct DeviceState {
   bool owned = true;         // created by wgk (false: Device::wrap)
   bool pollingWait = false;  // the instance lacks TimedWaitAny: poll instead of blocking waits
   uint64_t waitTimeoutNs = 600ull * 1000 * 1000 * 1000;  // a wait this long is reported, not endured
+  // Set when a wait ran past waitTimeoutNs: the GPU may still be running that work, so the device is
+  // treated as lost and never destroyed (destruction waits for the queue: it would hang too).
+  std::atomic<bool> abandoned{false};
 
   DeviceProfile profile;
   std::string numericsProbe;  // what the numerics probe found (numerics_probe.h), for `wgk devices`
@@ -48,8 +51,11 @@ struct DeviceState {
 
   // Throws Error(DeviceLost) once the device is lost or destroyed.
   void checkAlive() const;
-  // Blocks until `future` completes (what: for messages). Throws Error(Gpu) on timeout or failure.
+  // Blocks until `future` completes (what: for messages). Throws Error(Gpu) on failure and
+  // Error(DeviceLost) "GPU deadline exceeded" after waitTimeoutNs, abandoning the device (abandon()).
   void wait(WGPUFuture future, const char* what);
+  // Marks the device lost for good without destroying it; every later call throws DeviceLost.
+  void abandon(const std::string& why);
   // Throws Error(Gpu) listing errors Dawn reported outside any scope, and clears them.
   void raiseUncaptured();
   // Waits for all submitted work (queue work-done).
@@ -60,6 +66,10 @@ struct DeviceState {
   // Maps `buffer` for reading [0, size) and copies `size` bytes out of it at `offset`.
   void mapAndCopy(WGPUBuffer buffer, uint64_t mapSize, uint64_t offset, void* dst, uint64_t size);
 };
+
+// Grows the device's cached query set and its resolve/readback buffers to hold `queries`
+// timestamps (recorder.cpp).
+void ensureQueryCapacity(DeviceState& s, uint32_t queries);
 
 // Converts Dawn's error type + message into the matching wgk::Error.
 [[noreturn]] void throwGpuError(const DeviceState& s, WGPUErrorType type, const std::string& message);

@@ -10,9 +10,7 @@
 #include "wgk/error.h"
 
 namespace wgk::gpu {
-namespace {
 
-// Grows the device's cached query set and its resolve/readback buffers to hold `queries`.
 void ensureQueryCapacity(DeviceState& s, uint32_t queries) {
   if (s.querySet && s.queryCount >= queries) return;
   uint32_t cap = 64;
@@ -39,8 +37,6 @@ void ensureQueryCapacity(DeviceState& s, uint32_t queries) {
   scope.check();
   s.queryCount = cap;
 }
-
-}  // namespace
 
 void CommandRecorder::checkCounts(const ComputePipeline& pipeline, size_t entries, uint32_t x, uint32_t y,
                                   uint32_t z, std::string_view label) const {

@@ -21,6 +21,12 @@ DeviceState::~DeviceState() {
     p.QuerySetDestroy(querySet);
     p.QuerySetRelease(querySet);
   }
+  if (abandoned.load()) {
+    // Work that never ends may still run on it: releasing the last reference would wait for that
+    // work inside Dawn, forever. The device, its queue and its adapter are leaked on purpose.
+    if (instance) p.InstanceProcessEvents(instance);
+    return;
+  }
   if (queue) p.QueueRelease(queue);
   if (device) {
     if (owned && !lost.load()) p.DeviceDestroy(device);
@@ -44,15 +50,41 @@ void DeviceState::checkAlive() const {
   throw Error(ErrorCode::DeviceLost, "the WebGPU device is lost" + (why.empty() ? "" : ": " + why));
 }
 
+void DeviceState::abandon(const std::string& why) {
+  {
+    std::lock_guard<std::mutex> lock(callbackMutex);
+    lostMessage = why;
+  }
+  abandoned.store(true);
+  lost.store(true);
+}
+
+namespace {
+// Milliseconds when below 10 s, else seconds: "500 ms", "60 s".
+std::string durationText(uint64_t ns) {
+  const uint64_t ms = ns / 1000000;
+  return ms < 10000 ? std::to_string(ms) + " ms" : std::to_string(ms / 1000) + " s";
+}
+}  // namespace
+
+[[noreturn]] static void deadlineExceeded(DeviceState& s, const char* what) {
+  const std::string limit = durationText(s.waitTimeoutNs);
+  s.abandon("abandoned after GPU work ran past the " + limit + " deadline");
+  throw Error(ErrorCode::DeviceLost,
+              "GPU deadline exceeded: the GPU did not finish within the " + limit +
+                  " deadline per call (waiting for " + what +
+                  "; RuntimeOptions::gpuTimeoutMs, WGK_GPU_TIMEOUT_MS, --gpu-timeout-ms): a shader that "
+                  "never ends? The device is abandoned; the runtime creates a new one for the next call");
+}
+
 void DeviceState::wait(WGPUFuture future, const char* what) {
   const Procs& p = procs();
   WGPUFutureWaitInfo info{future, 0};
+  if (abandoned.load()) checkAlive();  // its queue may never drain: do not wait on it again
   if (!pollingWait) {
     WGPUWaitStatus st = p.InstanceWaitAny(instance, 1, &info, waitTimeoutNs);
     if (st == WGPUWaitStatus_Success) return;
-    if (st == WGPUWaitStatus_TimedOut)
-      throw Error(ErrorCode::Gpu, std::string("timed out after ") +
-                                      std::to_string(waitTimeoutNs / 1000000000) + " s waiting for " + what);
+    if (st == WGPUWaitStatus_TimedOut) deadlineExceeded(*this, what);
     // A caller's instance without TimedWaitAny refuses blocking waits: poll from now on.
     pollingWait = true;
   }
@@ -64,8 +96,7 @@ void DeviceState::wait(WGPUFuture future, const char* what) {
     if (st != WGPUWaitStatus_Success && st != WGPUWaitStatus_TimedOut)
       throw Error(ErrorCode::Gpu, std::string("waiting for ") + what + " failed (WaitAny status " +
                                       std::to_string(static_cast<int>(st)) + ")");
-    if (std::chrono::steady_clock::now() > deadline)
-      throw Error(ErrorCode::Gpu, std::string("timed out waiting for ") + what);
+    if (std::chrono::steady_clock::now() > deadline) deadlineExceeded(*this, what);
     std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
 }

@@ -67,6 +67,7 @@
   X(CommandEncoderBeginComputePass)           \
   X(CommandEncoderFinish)                     \
   X(CommandEncoderCopyBufferToBuffer)         \
+  X(CommandEncoderClearBuffer)                \
   X(CommandEncoderResolveQuerySet)            \
   X(ComputePassEncoderSetPipeline)            \
   X(ComputePassEncoderSetBindGroup)           \

@@ -23,6 +23,8 @@ double usSince(Clock::time_point t) {
   return std::chrono::duration<double, std::micro>(Clock::now() - t).count();
 }
 
+}  // namespace
+
 std::string utcNow() {
   std::time_t t = std::time(nullptr);
   std::tm tm{};
@@ -50,6 +52,8 @@ nlohmann::json hostInfo() {
   h["cores"] = std::thread::hardware_concurrency();
   return h;
 }
+
+namespace {
 
 nlohmann::json finiteOrNull(double v, bool measured = true) {
   return measured && std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);

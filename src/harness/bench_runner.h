@@ -89,6 +89,10 @@ struct BenchHooks {
 void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofline& roofline, BenchRun& run,
               const BenchHooks& hooks = {});
 
+// The evidence files' "date" (UTC, ISO 8601) and "host" (hostname, os, cpu, cores).
+std::string utcNow();
+nlohmann::json hostInfo();
+
 // The evidence document (docs/benchmarks.md): format "wgk-bench/1".
 nlohmann::json evidenceJson(const BenchRun& run, const CopyRoofline& roofline, const DeviceProfile& device,
                             const std::string& wgkVersion);

@@ -117,7 +117,7 @@ std::string renderHtml(const ReportModel& model) {
     }
     s += "</table>\n";
   }
-  return s + "</body></html>\n";
+  return s + renderChainsHtml(model) + "</body></html>\n";
 }
 
 }  // namespace wgk::harness

@@ -63,9 +63,11 @@ std::string renderMarkdown(const ReportModel& model) {
       s += body + "\n";
     }
   }
-  s += "`*` marks the variant the runtime picks by default (priority or tuning). GB/s counts the minimum "
-       "bytes the "
-       "op must read and write; copy GB/s is a vec4 copy kernel on the same bytes in the same run.\n";
+  if (!model.cases.empty())
+    s += "`*` marks the variant the runtime picks by default (priority or tuning). GB/s counts the minimum "
+         "bytes the "
+         "op must read and write; copy GB/s is a vec4 copy kernel on the same bytes in the same run.\n";
+  if (!model.chains.empty()) s += (model.cases.empty() ? "" : "\n") + renderChainsMarkdown(model);
   return s;
 }
 

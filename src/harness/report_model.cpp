@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 
+#include "core/json_read.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -11,11 +13,7 @@ namespace {
 nlohmann::json readJson(const std::string& path, const std::string& what) {
   std::ifstream in(path);
   if (!in) throw Error(ErrorCode::Io, "cannot open " + what + " '" + path + "'");
-  try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(ErrorCode::Parse, what + " '" + path + "' is not valid JSON: " + e.what());
-  }
+  return withContext("reading " + what, [&] { return readJsonFile(path); });
 }
 
 double num(const nlohmann::json& j, const char* key) {
@@ -97,6 +95,42 @@ Evidence parseEvidence(const nlohmann::json& doc, const std::string& source) {
   return e;
 }
 
+bool isChainEvidence(const nlohmann::json& doc) {
+  return doc.is_object() && doc.value("format", "") == "wgk-chain/1";
+}
+
+ChainTable parseChainEvidence(const nlohmann::json& doc, const std::string& source) {
+  if (!isChainEvidence(doc) || !doc.contains("chains") || !doc["chains"].is_array())
+    throw Error(ErrorCode::Parse,
+                "'" + source + "' is not a wgk chain evidence file (format \"wgk-chain/1\" with \"chains\")");
+  ChainTable t{source, deviceName(doc.value("device", nlohmann::json::object())), {}};
+  if (auto d = str(doc, "date"); !d.empty()) t.device += ", " + d.substr(0, 10);
+  for (const auto& c : doc["chains"]) {
+    if (!c.is_object() || !c.contains("name"))
+      throw Error(ErrorCode::Parse, "'" + source + "': every chain needs a name");
+    ChainRow r;
+    r.name = str(c, "name");
+    r.warmCall = num(c, "warm_call_us_median");
+    const nlohmann::json modes = c.value("modes", nlohmann::json::object());
+    double* slot[] = {&r.unbatched, &r.batched, &r.replayed};
+    const char* names[] = {"unbatched", "batched", "replayed"};
+    for (int i = 0; i < 3; ++i)
+      if (modes.contains(names[i]) && modes[names[i]].is_object())
+        *slot[i] = num(modes[names[i]], "per_op_us_median");
+    t.rows.push_back(std::move(r));
+  }
+  return t;
+}
+
+void loadEvidenceFile(const std::string& path, std::vector<Evidence>* bench,
+                      std::vector<ChainTable>* chains) {
+  const nlohmann::json doc = readJson(path, "evidence file");
+  if (isChainEvidence(doc))
+    chains->push_back(parseChainEvidence(doc, path));
+  else
+    bench->push_back(parseEvidence(doc, path));
+}
+
 Evidence loadEvidence(const std::string& path) {
   return parseEvidence(readJson(path, "evidence file"), path);
 }
@@ -118,6 +152,10 @@ Peers parsePeers(const nlohmann::json& doc, const std::string& source) {
     PeerRow r{num(c, "eager_GBps"), num(c, "compile_GBps"), num(c, "eager_us"), num(c, "compile_us")};
     p.rows[{shortOp(str(c, "op")), c["bytes"].get<uint64_t>()}] = r;
   }
+  if (doc.contains("chains") && doc["chains"].is_array())
+    for (const auto& c : doc["chains"])
+      if (c.is_object() && c.contains("name"))
+        p.chains[str(c, "name")] = {num(c, "eager_us_per_op"), num(c, "graph_us_per_op")};
   return p;
 }
 

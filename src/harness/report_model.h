@@ -26,6 +26,20 @@ struct Evidence {
 Evidence loadEvidence(const std::string& path);
 Evidence parseEvidence(const nlohmann::json& doc, const std::string& source);
 
+// One chain of `wgk chain` (format "wgk-chain/1"): us per op in each mode, -1 where not measured.
+struct ChainRow {
+  std::string name;
+  double unbatched = -1, batched = -1, replayed = -1, warmCall = -1;
+};
+struct ChainTable {
+  std::string source, device;
+  std::vector<ChainRow> rows;
+};
+bool isChainEvidence(const nlohmann::json& doc);
+ChainTable parseChainEvidence(const nlohmann::json& doc, const std::string& source);  // Error(Parse)
+// A file of either format, told apart by "format": bench evidence into *bench, chains into *chains.
+void loadEvidenceFile(const std::string& path, std::vector<Evidence>* bench, std::vector<ChainTable>* chains);
+
 struct PeerRow {
   double eagerGbps = -1, compileGbps = -1, eagerUs = -1, compileUs = -1;
 };
@@ -36,6 +50,8 @@ struct Peers {
   std::string device;
   double copyGbps = -1;
   std::map<std::pair<std::string, uint64_t>, PeerRow> rows;
+  // torch_chain_peers.py's "chains": name -> (eager us per op, CUDA graph us per op), -1 if none.
+  std::map<std::string, std::pair<double, double>> chains;
   const PeerRow* find(const std::string& opId, uint64_t bytes) const;
 };
 Peers parsePeers(const nlohmann::json& doc, const std::string& source);
@@ -61,11 +77,15 @@ struct ReportModel {
   std::vector<std::string> ops;  // in order of first appearance
   std::vector<CaseRow> cases;    // grouped by op, in order of first appearance
   std::optional<Peers> peers;
+  std::vector<ChainTable> chains;  // the "Chains" section, one table per chain evidence file
   static ReportModel build(const std::vector<Evidence>& files, std::optional<Peers> peers);
 };
 
 std::string renderHtml(const ReportModel& model);
 std::string renderMarkdown(const ReportModel& model);
+// The "Chains" section of each (report_chains.cpp); empty without chain evidence.
+std::string renderChainsHtml(const ReportModel& model);
+std::string renderChainsMarkdown(const ReportModel& model);
 
 // Shared by the renderers: "1,234.5"-style numbers and HTML escaping.
 std::string fixed(double v, int decimals);

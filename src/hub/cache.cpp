@@ -8,6 +8,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/json_read.h"
 #include "hub/fs_util.h"
 #include "wgk/error.h"
 
@@ -43,7 +44,12 @@ std::set<std::string> requiredFiles(const PackageMetadata& meta, bool withTests)
 }
 
 PackageMetadata verifyPackageFolder(const fs::path& packageDir, bool withTests) {
-  fs::path dir = webgpuDir(packageDir);
+  return withContext("in package folder " + packageDir.string(),
+                     [&] { return verifyWebgpuFolder(webgpuDir(packageDir), withTests); });
+}
+
+PackageMetadata verifyWebgpuFolder(const fs::path& dir, bool withTests) {
+  const fs::path packageDir = dir;
   PackageMetadata meta = PackageMetadata::parse(readFileBytes(dir / "metadata.json"));
   std::set<std::string> optional;
   auto req = requiredFiles(meta, withTests);
@@ -85,7 +91,7 @@ static json readRefs(const fs::path& file) {
   std::error_code ec;
   if (!fs::exists(file, ec)) return json::object();
   try {
-    json j = json::parse(readFileBytes(file));
+    json j = parseJson(readFileBytes(file), file.string());
     if (j.is_object()) return j;
   } catch (const std::exception&) {
   }

@@ -46,6 +46,8 @@ std::set<std::string> requiredFiles(const PackageMetadata& meta, bool withTests)
 // Checks a package folder against its own metadata.json: every present file matches its digest,
 // nothing unrecorded is present, every required file is there. Error(Integrity) naming the files.
 PackageMetadata verifyPackageFolder(const fs::path& packageDir, bool withTests);
+// The same check of a folder that holds metadata.json itself (build/webgpu/, or a bare package).
+PackageMetadata verifyWebgpuFolder(const fs::path& dir, bool withTests);
 
 class Cache {
  public:

@@ -1,6 +1,7 @@
 #include "hub/downloader.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "hub/cache.h"
 #include "hub/digest.h"
@@ -16,6 +17,10 @@ static std::string lower(std::string s) {
   return s;
 }
 
+static StagedPackage downloadPackageBefore(const RepoId& repo, const PackageRequest& request,
+                                           const HubOptions& options, const fs::path& stagingDir,
+                                           const std::set<std::string>& have);
+
 static void writeVerified(const fs::path& dir, const std::string& rel, const std::string& bytes) {
   fs::path p = dir / rel;
   std::error_code ec;
@@ -26,6 +31,16 @@ static void writeVerified(const fs::path& dir, const std::string& rel, const std
 StagedPackage downloadPackage(const RepoId& repo, const PackageRequest& request, const HubOptions& options,
                               const fs::path& stagingDir, const std::set<std::string>& have) {
   if (options.offline) throw Error(ErrorCode::Internal, "downloadPackage called in offline mode");
+  // One deadline for every file of this package (httpGet also keeps its own per file).
+  HubOptions timed = options;
+  timed.http.downloadDeadline =
+      std::chrono::steady_clock::now() + std::chrono::seconds(std::max(1L, options.http.downloadDeadlineSec));
+  return downloadPackageBefore(repo, request, timed, stagingDir, have);
+}
+
+StagedPackage downloadPackageBefore(const RepoId& repo, const PackageRequest& request,
+                                    const HubOptions& options, const fs::path& stagingDir,
+                                    const std::set<std::string>& have) {
   std::string base = options.endpoint + "/" + repo.org + "/" + repo.name + "/resolve/";
   auto url = [&](const std::string& rev, const std::string& file) {
     return base + rev + "/build/webgpu/" + file;

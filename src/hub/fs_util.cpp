@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -37,14 +39,18 @@ void writeFileAtomic(const fs::path& path, const std::string& bytes) {
   if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
   fs::path tmp = path;
   tmp += ".tmp-" + randomSuffix();
+  // The system's reason ("No space left on device", "Read-only file system") is the useful part.
+  auto why = [] { return std::string(": ") + (errno ? std::strerror(errno) : "unknown error"); };
   {
+    errno = 0;
     std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(ErrorCode::Io, "cannot write " + tmp.string());
+    if (!out) throw Error(ErrorCode::Io, "cannot write " + tmp.string() + why());
     out.write(bytes.data(), std::streamsize(bytes.size()));
     out.flush();
     if (!out) {
+      const std::string reason = why();
       removeQuietly(tmp);
-      throw Error(ErrorCode::Io, "cannot write " + tmp.string());
+      throw Error(ErrorCode::Io, "cannot write " + tmp.string() + reason);
     }
   }
   fs::rename(tmp, path, ec);
@@ -88,6 +94,7 @@ void checkSafeRelativePath(const std::string& rel, const std::string& what) {
 TempDir::TempDir(const fs::path& parent, const std::string& prefix) {
   std::error_code ec;
   fs::create_directories(parent, ec);
+  if (ec) throw Error(ErrorCode::Io, "cannot create the folder " + parent.string() + ": " + ec.message());
   for (int attempt = 0; attempt < 16; ++attempt) {
     fs::path p = parent / (prefix + randomSuffix());
     if (fs::create_directory(p, ec)) {

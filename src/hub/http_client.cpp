@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -123,9 +125,56 @@ std::string urlOrigin(const std::string& url) {
   return scheme + "://" + host + ":" + u.get(CURLUPART_PORT, CURLU_DEFAULT_PORT);
 }
 
+namespace {
+using Clock = std::chrono::steady_clock;
+
+long envSeconds(const char* name, long fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  char* end = nullptr;
+  errno = 0;
+  const long n = std::strtol(v, &end, 10);
+  if (*end || errno || n <= 0 || n > 86400)
+    throw Error(ErrorCode::InvalidArgument,
+                std::string(name) + "='" + v + "' is not a whole number of seconds in [1, 86400]");
+  return n;
+}
+
+// The earlier of the file's own deadline and the download's.
+struct Deadline {
+  Clock::time_point at;
+  bool isDownloads = false;  // the download's deadline comes first
+  long remainingMs() const {
+    return std::max<long>(0,
+                          std::chrono::duration_cast<std::chrono::milliseconds>(at - Clock::now()).count());
+  }
+};
+
+Deadline deadlineFor(const HttpSettings& s) {
+  Deadline d{Clock::now() + std::chrono::seconds(std::max(1L, s.fileDeadlineSec)), false};
+  if (s.downloadDeadline != Clock::time_point{} && s.downloadDeadline < d.at) d = {s.downloadDeadline, true};
+  return d;
+}
+
+[[noreturn]] void deadlinePassed(const std::string& url, const HttpSettings& s, const Deadline& d) {
+  throw Error(ErrorCode::Network,
+              "GET " + url + " ran past the " +
+                  (d.isDownloads ? std::to_string(s.downloadDeadlineSec) +
+                                       " s deadline of the whole download (WGK_HUB_DOWNLOAD_TIMEOUT_S)"
+                                 : std::to_string(s.fileDeadlineSec) +
+                                       " s deadline per file (WGK_HUB_FILE_TIMEOUT_S)") +
+                  ": the server is too slow or stalled");
+}
+}  // namespace
+
+void applyDeadlineEnvironment(HttpSettings& s) {
+  s.fileDeadlineSec = envSeconds("WGK_HUB_FILE_TIMEOUT_S", s.fileDeadlineSec);
+  s.downloadDeadlineSec = envSeconds("WGK_HUB_DOWNLOAD_TIMEOUT_S", s.downloadDeadlineSec);
+}
+
 // One attempt: follows redirects by hand. Returns the curl code; fills resp / transfer.
-static CURLcode attempt(const std::string& url, const HttpSettings& s, HttpResponse& resp, Transfer& tr,
-                        std::string& why) {
+static CURLcode attempt(const std::string& url, const HttpSettings& s, const Deadline& deadline,
+                        HttpResponse& resp, Transfer& tr, std::string& why) {
   std::string current = url;
   for (int hop = 0; hop <= s.maxRedirects; ++hop) {
     std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> h(curl_easy_init(), curl_easy_cleanup);
@@ -140,7 +189,10 @@ static CURLcode attempt(const std::string& url, const HttpSettings& s, HttpRespo
     curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, s.connectTimeoutMs);
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
     curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, s.lowSpeedTimeSec);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT, s.totalTimeoutSec);
+    // The attempt's own limit, cut to what is left of the overall deadline (0 would mean none).
+    const long leftMs = deadline.remainingMs();
+    if (leftMs <= 0) return CURLE_OPERATION_TIMEDOUT;
+    curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, std::min(s.totalTimeoutSec * 1000, leftMs));
     curl_easy_setopt(c, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(s.maxFileBytes));
     curl_easy_setopt(c, CURLOPT_USERAGENT, "wgk/" WGK_HUB_VERSION);
     curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, onBody);
@@ -194,15 +246,18 @@ HttpResponse httpGet(const std::string& url, const HttpSettings& s, const std::s
   urlOrigin(url);
   long delay = s.backoffMs;
   std::string lastWhy;
+  const Deadline deadline = deadlineFor(s);
   for (int n = 1; n <= std::max(1, s.maxAttempts); ++n) {
+    if (deadline.remainingMs() <= 0) deadlinePassed(url, s, deadline);
     HttpResponse resp;
     Transfer tr;
     tr.cap = s.maxFileBytes;
     tr.progress = s.progress;
     tr.label = label;
     std::string why;
-    CURLcode rc = attempt(url, s, resp, tr, why);
+    CURLcode rc = attempt(url, s, deadline, resp, tr, why);
     bool retry = false;
+    if (rc == CURLE_OPERATION_TIMEDOUT && deadline.remainingMs() <= 0) deadlinePassed(url, s, deadline);
     if (rc != CURLE_OK) {
       lastWhy = why;
       retry = retriableCurl(rc);
@@ -220,6 +275,7 @@ HttpResponse httpGet(const std::string& url, const HttpSettings& s, const std::s
       throw Error(ErrorCode::Network, "GET " + url + " failed: " + lastWhy +
                                           (n > 1 ? " (after " + std::to_string(n) + " attempts)" : ""));
     }
+    if (delay >= deadline.remainingMs()) deadlinePassed(url, s, deadline);  // no time for another attempt
     std::this_thread::sleep_for(std::chrono::milliseconds(delay));
     delay *= 2;
   }

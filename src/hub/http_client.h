@@ -4,6 +4,7 @@
 // endpoint's own origin (scheme, host and port), and progress on stderr for long downloads.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -12,8 +13,14 @@ namespace wgk::hub {
 
 struct HttpSettings {
   long connectTimeoutMs = 10000;
-  long lowSpeedTimeSec = 30;            // abort when under 1 byte/s for this long (stalled server)
-  long totalTimeoutSec = 600;           // whole request, per attempt
+  long lowSpeedTimeSec = 30;   // abort when under 1 byte/s for this long (stalled server)
+  long totalTimeoutSec = 600;  // whole request, per attempt
+  // Overall deadlines: a server trickling bytes faster than the low-speed limit would otherwise
+  // keep each attempt alive for totalTimeoutSec, times maxAttempts, per file.
+  long fileDeadlineSec = 300;      // one file: every attempt, redirect and backoff (WGK_HUB_FILE_TIMEOUT_S)
+  long downloadDeadlineSec = 900;  // one package (downloadPackage; WGK_HUB_DOWNLOAD_TIMEOUT_S)
+  // Set by the downloader: the end of the whole download; {} means none.
+  std::chrono::steady_clock::time_point downloadDeadline{};
   int maxAttempts = 3;                  // 1 = no retry
   long backoffMs = 500;                 // first retry delay; doubled each time
   uint64_t maxFileBytes = 64ull << 20;  // a larger body is refused
@@ -34,8 +41,13 @@ struct HttpResponse {
 // Error(InvalidArgument) for anything else.
 std::string urlOrigin(const std::string& url);
 
+// WGK_HUB_FILE_TIMEOUT_S / WGK_HUB_DOWNLOAD_TIMEOUT_S (whole seconds > 0) into `s`;
+// Error(InvalidArgument) for another value.
+void applyDeadlineEnvironment(HttpSettings& s);
+
 // GETs `url` (label names the file in messages and progress). Returns only 2xx responses; 404 is
-// Error(NotFound), other failures Error(Network) with the status or curl's reason.
+// Error(NotFound), other failures Error(Network) with the status or curl's reason; running past
+// fileDeadlineSec or downloadDeadline is Error(Network) saying which deadline.
 HttpResponse httpGet(const std::string& url, const HttpSettings& settings, const std::string& label);
 
 }  // namespace wgk::hub

@@ -17,6 +17,7 @@ HubOptions effectiveOptions(const HubOptions& options) {
   if (off == "1" || off == "true" || off == "yes") o.offline = true;
   if (!o.token) o.token = envOr("WGK_TOKEN");
   o.http.token = *o.token;
+  applyDeadlineEnvironment(o.http);
   // Validated even offline, so a typo is reported at once rather than on the first download.
   o.http.tokenOrigin = urlOrigin(o.endpoint);
   return o;

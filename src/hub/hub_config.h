@@ -22,6 +22,7 @@ struct HubOptions {
   bool offline = false;
   bool trustRemoteCode = false;
   bool withTests = false;            // also fetch test.json and bench.json
+  bool verifyFolders = true;         // package folders named by path: check metadata.json's digests
   std::optional<std::string> token;  // unset: WGK_TOKEN
   HttpSettings http;                 // timeouts, retries, size cap (token fields are filled in)
 };

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/json_read.h"
 #include "hub/digest.h"
 #include "hub/fs_util.h"
 #include "wgk/error.h"
@@ -17,12 +18,7 @@ LockFile LockFile::load(const fs::path& path) {
 }
 
 LockFile LockFile::parse(const std::string& text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::exception& e) {
-    throw Error(ErrorCode::Parse, std::string("lock file is not valid JSON: ") + e.what());
-  }
+  json j = parseJson(text, "lock file");
   auto fail = [](const std::string& why) { throw Error(ErrorCode::Manifest, "lock file: " + why); };
   if (!j.is_object() || !j.contains("lockVersion") || j["lockVersion"] != 1)
     fail("expected an object with \"lockVersion\": 1");

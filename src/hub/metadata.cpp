@@ -3,6 +3,7 @@
 #include <regex>
 #include <sstream>
 
+#include "core/json_read.h"
 #include "hub/digest.h"
 #include "hub/fs_util.h"
 #include "package/manifest.h"
@@ -18,11 +19,7 @@ fs::path webgpuDir(const fs::path& packageDir) {
 }
 
 static json parseJson(const std::string& bytes, const std::string& what) {
-  try {
-    return json::parse(bytes);
-  } catch (const json::exception& e) {
-    throw Error(ErrorCode::Parse, what + " is not valid JSON: " + e.what());
-  }
+  return wgk::parseJson(bytes, what);
 }
 
 ManifestFacts readManifestFacts(const std::string& manifestBytes, std::optional<std::string> spec) {
@@ -147,8 +144,26 @@ std::string orgOfPackageDir(const fs::path& packageDir) {
   return org;
 }
 
+// Package files are regular files inside the package. A symbolic link would make `digest --write`
+// read (and vouch for) whatever it points at, possibly outside the package, so any link is refused.
+static void refuseSymlinks(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return;  // reading the manifest reports the missing folder
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_symlink(ec)) continue;
+    std::error_code rec;
+    const fs::path target = fs::read_symlink(it->path(), rec);
+    throw Error(ErrorCode::Integrity, "refusing to digest " + it->path().string() +
+                                          ": it is a symbolic link (to " + target.string() +
+                                          "); package files must be regular files inside the package");
+  }
+  if (ec) throw Error(ErrorCode::Io, "cannot list " + dir.string() + ": " + ec.message());
+}
+
 PackageMetadata generateMetadata(const fs::path& packageDir, const std::string& org) {
   fs::path dir = webgpuDir(packageDir);
+  refuseSymlinks(dir);
   fs::path abs = fs::weakly_canonical(fs::absolute(packageDir));
   ManifestFacts facts = readManifestFacts(readFileBytes(dir / "manifest.json"));
   std::string basename = abs.filename().string();

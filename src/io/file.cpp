@@ -26,11 +26,18 @@ struct Fd {
 }  // namespace
 
 std::vector<std::byte> readFileBytes(const std::string& path) {
-  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+  // O_NONBLOCK: opening a FIFO without a writer would otherwise block before fstat() can refuse it
+  // (it changes nothing for regular files).
+  Fd f{::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)};
   if (f.fd < 0) fail("cannot open", path, errno);
   struct stat st {};
   if (::fstat(f.fd, &st) != 0) fail("cannot stat", path, errno);
   if (S_ISDIR(st.st_mode)) throw Error(ErrorCode::Io, "'" + path + "' is a directory, not a file");
+  // A device or pipe has no size and may never end (/dev/zero, /dev/urandom): reading it whole
+  // would exhaust memory, so only regular files are read.
+  if (!S_ISREG(st.st_mode))
+    throw Error(ErrorCode::Io,
+                "'" + path + "' is not a regular file (a device, pipe or socket cannot be read)");
   std::vector<std::byte> out;
   out.reserve(static_cast<size_t>(st.st_size));
   std::byte buf[1 << 16];
@@ -44,6 +51,40 @@ std::vector<std::byte> readFileBytes(const std::string& path) {
     out.insert(out.end(), buf, buf + n);
   }
   return out;
+}
+
+void prepareOutputFolder(const std::string& dir) {
+  if (dir.empty()) throw Error(ErrorCode::Io, "the output folder is empty");
+  struct stat st {};
+  if (::stat(dir.c_str(), &st) == 0) {
+    if (!S_ISDIR(st.st_mode))
+      throw Error(ErrorCode::Io, "output folder '" + dir + "' exists and is not a folder");
+  } else {
+    // Create each missing level; a level that exists as a file is reported by name.
+    std::string prefix;
+    size_t pos = 0;
+    while (pos != std::string::npos) {
+      pos = dir.find('/', pos + 1);
+      prefix = dir.substr(0, pos);
+      if (prefix.empty() || prefix == "/") continue;
+      if (::stat(prefix.c_str(), &st) == 0) {
+        if (!S_ISDIR(st.st_mode))
+          throw Error(ErrorCode::Io, "cannot create output folder '" + dir + "': '" + prefix + "' is a file");
+        continue;
+      }
+      if (::mkdir(prefix.c_str(), 0777) != 0 && errno != EEXIST)
+        fail("cannot create output folder", prefix, errno);
+    }
+  }
+  if (::access(dir.c_str(), W_OK | X_OK) != 0) fail("cannot write into output folder", dir, errno);
+}
+
+std::string pathInsideFolder(const std::string& dir, const std::string& name, const std::string& extension) {
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos ||
+      name.find('\0') != std::string::npos || name.size() > 200)
+    throw Error(ErrorCode::Io, "refusing to write output '" + name.substr(0, 80) +
+                                   "': not a plain file name inside '" + dir + "'");
+  return dir + (dir.ends_with('/') ? "" : "/") + name + extension;
 }
 
 void writeFileAtomic(const std::string& path, std::span<const std::byte> bytes) {

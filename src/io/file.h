@@ -17,4 +17,13 @@ std::vector<std::byte> readFileBytes(const std::string& path);
 // half-written file; the temporary is removed when anything fails.
 void writeFileAtomic(const std::string& path, std::span<const std::byte> bytes);
 
+// Creates `dir` (and its parents) when missing and checks that it is a writable folder, so that a
+// command fails with Error(Io) before any GPU work rather than after (a file in the way, a parent
+// that is a file, no permission).
+void prepareOutputFolder(const std::string& dir);
+
+// dir/<name><extension>, where `name` comes from a package: Error(Io) unless it is one plain file
+// name (no '/', not "." or "..", no NUL), so a written file always lands inside `dir`.
+std::string pathInsideFolder(const std::string& dir, const std::string& name, const std::string& extension);
+
 }  // namespace wgk

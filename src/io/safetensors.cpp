@@ -7,6 +7,7 @@
 #include <set>
 #include <string_view>
 
+#include "core/json_read.h"
 #include "io/file.h"
 #include "wgk/error.h"
 
@@ -46,23 +47,12 @@ std::string_view nameOf(DType t) {
   throw Error(ErrorCode::Internal, "no safetensors name for dtype " + std::string(dtypeName(t)));
 }
 
-// Parses JSON, rejecting duplicate keys in any object (nlohmann would silently keep the last).
+// The shared parser refuses duplicate keys (nlohmann would silently keep the last) and deep nesting.
 nlohmann::json parseUniqueKeys(std::string_view text) {
-  std::vector<std::set<std::string>> seen;
-  auto cb = [&](int /*depth*/, nlohmann::json::parse_event_t ev, nlohmann::json& parsed) {
-    using E = nlohmann::json::parse_event_t;
-    if (ev == E::object_start)
-      seen.emplace_back();
-    else if (ev == E::object_end)
-      seen.pop_back();
-    else if (ev == E::key && !seen.back().insert(parsed.get<std::string>()).second)
-      bad("duplicate key '" + parsed.get<std::string>() + "' in the header");
-    return true;
-  };
   try {
-    return nlohmann::json::parse(text.begin(), text.end(), cb);
-  } catch (const nlohmann::json::exception& e) {
-    bad(std::string("header is not valid JSON: ") + e.what());
+    return parseJson(text, "header");
+  } catch (const Error& e) {
+    bad(e.message());
   }
 }
 

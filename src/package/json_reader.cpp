@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/json_read.h"
 #include "wgk/error.h"
 
 namespace wgk::package {
@@ -52,7 +53,7 @@ std::string jsonKindName(const Json& j) {
 
 namespace {
 [[noreturn]] void expected(const Json& j, const std::string& path, const std::string& what) {
-  schemaError(path, "expected " + what + ", got " + jsonKindName(j) + " " + j.dump());
+  schemaError(path, "expected " + what + ", got " + jsonKindName(j) + " " + jsonExcerpt(j));
 }
 }  // namespace
 
@@ -127,19 +128,11 @@ void ObjectReader::finish() const {
 }
 
 Json parseJsonText(const std::string& text, const std::string& what) {
-  try {
-    return Json::parse(text);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(ErrorCode::Parse, what + " is not valid JSON: " + e.what());
-  }
+  return parseOrderedJson(text, what);
 }
 
 Json readJsonFile(const std::string& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(ErrorCode::Io, "cannot open '" + file + "'");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return parseJsonText(ss.str(), "'" + file + "'");
+  return readOrderedJsonFile(file);
 }
 
 }  // namespace wgk::package

@@ -96,7 +96,7 @@ ExpandedTemplate expandIncludes(const std::string& relative, const ReadTemplate&
 }
 
 void addSourceLine(Error& e, const ExpandedTemplate& source) {
-  static const std::regex lineRe(R"(line (\d+))");
+  static const std::regex lineRe(R"(line (\d{1,9})\b)");
   std::smatch m;
   const std::string text = e.what();
   if (!std::regex_search(text, m, lineRe)) return;

@@ -1,5 +1,6 @@
 #include "package/tensor_data.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -126,10 +127,22 @@ std::vector<double> generateValues(const DataSpec& spec, int64_t count) {
 }
 
 HostTensor materialize(const DataSpec& spec, DType dtype, const Shape& shape) {
-  for (int64_t d : shape)
+  int64_t count = 1;
+  bool tooMany = false;
+  for (int64_t d : shape) {
     if (d < 0)
       throw Error(ErrorCode::Manifest, "negative dimension " + std::to_string(d) + " in a tensor shape");
-  const std::vector<double> v = generateValues(spec, numel(shape));
+    if (d != 0 && count > kMaxMaterializedElements / d) tooMany = true;
+    count = tooMany ? count : count * d;
+  }
+  if (tooMany && std::find(shape.begin(), shape.end(), int64_t{0}) == shape.end()) {
+    std::string text;
+    for (int64_t d : shape) text += (text.empty() ? "" : ", ") + std::to_string(d);
+    throw Error(ErrorCode::Manifest,
+                "tensor shape [" + text + "] holds more than " + std::to_string(kMaxMaterializedElements) +
+                    " elements, the limit for test and bench data (nothing was allocated)");
+  }
+  const std::vector<double> v = generateValues(spec, tooMany ? 0 : numel(shape));
   const bool integral = dtype != DType::Float32 && dtype != DType::Float16;
   if (integral && spec.kind == DataSpec::Kind::Random) {
     // Integer tensors get the floor of the uniform value, so min/max bound them as expected.

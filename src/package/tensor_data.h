@@ -38,6 +38,10 @@ DataSpec parseDataSpec(const Json& j, const std::string& path, const FixtureArra
 // A number list that may hold "NaN" / "Infinity" / "-Infinity" strings.
 std::vector<double> parseNumberList(const Json& j, const std::string& path);
 
+// test.json / bench.json data is generated on the host as doubles first: a shape beyond this is
+// refused before anything is allocated (the largest bench case holds 2^27 elements).
+inline constexpr int64_t kMaxMaterializedElements = int64_t{1} << 28;
+
 // The element values as doubles (before dtype rounding). Values must have exactly `count` entries.
 std::vector<double> generateValues(const DataSpec& spec, int64_t count);
 HostTensor materialize(const DataSpec& spec, DType dtype, const Shape& shape);

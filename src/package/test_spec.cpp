@@ -146,9 +146,10 @@ TestFile loadTestFile(const std::string& file) {
 
 std::map<std::string, HostTensor> materializeInputs(const TestCase& c) {
   std::map<std::string, HostTensor> out;
+  // Init-captures (&t = t): clang 14, which the fuzz build uses, cannot capture structured bindings.
   for (const auto& [name, t] : c.inputs)
     out[name] = withContext("in test case " + c.name + " input " + name,
-                            [&] { return materialize(*t.data, t.dtype, t.shape); });
+                            [&, &t = t] { return materialize(*t.data, t.dtype, t.shape); });
   return out;
 }
 
@@ -226,7 +227,7 @@ std::map<std::string, HostTensor> materializeInputs(const BenchCase& c) {
       d.max = 1;
     }
     out[name] = withContext("in bench case " + c.name + " input " + name,
-                            [&] { return materialize(d, t.dtype, t.shape); });
+                            [&, &t = t] { return materialize(d, t.dtype, t.shape); });
   }
   return out;
 }

@@ -81,6 +81,10 @@ std::vector<uint8_t> packUniforms(const std::vector<package::UniformField>& fiel
       const double d = v.asNumber();
       if (std::isnan(d)) throw Error(ErrorCode::Contract, what + " is NaN");
       const float x = static_cast<float>(d);
+      // A finite value beyond f32's range would silently become infinity in the shader.
+      if (std::isfinite(d) && !std::isfinite(x))
+        throw Error(ErrorCode::Contract,
+                    what + " = " + v.repr() + " is outside the f32 range (|x| < 3.4028235e38)");
       std::memcpy(&word, &x, 4);
     } else {
       int64_t n = 0;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "expr/budget.h"
 #include "expr/expression.h"
 #include "plan/plan_explain.h"
 #include "plan/plan_internal.h"
@@ -274,6 +275,8 @@ Planner::Planner(std::shared_ptr<const package::Package> package) : package_(std
 
 Plan Planner::plan(const PlanRequest& request, const DeviceProfile& device, const PlanOptions& options) const {
   const Manifest& m = package_->manifest();
+  // One work budget for the whole plan: every derive, condition and render of every variant.
+  expr::WorkBudget budget(expr::kMaxBuiltBytes, "expr::kMaxBuiltBytes per plan");
   return withContext("planning " + m.id(), [&] {
     Judged j = judgeAll(m, request, device);
     const PlanRequest* used = &request;

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_read.h"
 #include "wgk/error.h"
 
 namespace wgk::runtime {
@@ -27,10 +28,20 @@ std::map<std::string, expr::Value> toValues(const std::map<std::string, Attribut
   return out;
 }
 
+namespace {
+// nlohmann stores 2^63..2^64-1 as unsigned, and get<int64_t>() would wrap them to negatives.
+int64_t exactInt(const nlohmann::json& j, const std::string& text) {
+  if (j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX))
+    throw Error(ErrorCode::InvalidArgument, "attribute value '" + text + "': integer " +
+                                                std::to_string(j.get<uint64_t>()) + " does not fit in 64 signed bits");
+  return j.get<int64_t>();
+}
+}  // namespace
+
 Attribute parseAttributeValue(const std::string& text) {
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  const nlohmann::json j = parseJsonOrDiscarded(text, "attribute value");
   if (j.is_boolean()) return j.get<bool>();
-  if (j.is_number_integer()) return j.get<int64_t>();
+  if (j.is_number_integer()) return exactInt(j, text);
   if (j.is_number()) return j.get<double>();
   if (j.is_string()) return j.get<std::string>();
   if (j.is_array()) {
@@ -39,7 +50,11 @@ Attribute parseAttributeValue(const std::string& text) {
       if (!e.is_number()) throw Error(ErrorCode::InvalidArgument, "attribute list '" + text + "' must hold numbers only");
       allInt = allInt && e.is_number_integer();
     }
-    if (allInt) return j.get<std::vector<int64_t>>();
+    if (allInt) {
+      std::vector<int64_t> out;
+      for (const auto& e : j) out.push_back(exactInt(e, text));
+      return out;
+    }
     return j.get<std::vector<double>>();
   }
   return text;  // not JSON: a bare string such as tanh

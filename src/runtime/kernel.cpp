@@ -20,6 +20,66 @@ gpu::BindingKind bindingKindOf(package::BufferType t) {
   }
   return gpu::BindingKind::Storage;
 }
+// The tensors and intermediates a plan binds, and per pass binding the slot it reads.
+void buildSlots(PreparedPlan& prepared, const plan::PlanRequest& request, const package::Manifest& m) {
+  const plan::Plan& p = prepared.plan;
+  for (const auto& [name, desc] : request.inputs) {
+    PlanSlot s;
+    s.port = m.findPort(name);
+    s.kind = s.port && s.port->isOutput() ? PlanSlot::Kind::InOut : PlanSlot::Kind::Input;
+    s.name = name;
+    s.dtype = desc.dtype;
+    s.shape = desc.shape;
+    s.layout = runtime::storageFor(s.port, desc.dtype);
+    s.bytes = s.layout.bytes(desc.shape);
+    prepared.slots.push_back(std::move(s));
+  }
+  auto find = [&](const std::string& name, bool intermediate) -> int32_t {
+    for (size_t i = 0; i < prepared.slots.size(); ++i)
+      if (prepared.slots[i].name == name &&
+          (prepared.slots[i].kind == PlanSlot::Kind::Intermediate) == intermediate)
+        return static_cast<int32_t>(i);
+    return -1;
+  };
+  for (const plan::PlannedOutput& o : p.outputs) {
+    PlanSlot s;
+    s.port = m.findPort(o.name);
+    if (s.port && s.port->isInput()) {  // in/out: the input's buffer is the output
+      prepared.outputSlots.push_back(find(o.name, false));
+      continue;
+    }
+    s.kind = PlanSlot::Kind::Output;
+    s.name = o.name;
+    s.dtype = o.dtype;
+    s.shape = o.shape;
+    s.layout = runtime::storageFor(s.port, o.dtype);
+    s.bytes = s.layout.bytes(o.shape);
+    prepared.outputSlots.push_back(static_cast<int32_t>(prepared.slots.size()));
+    prepared.slots.push_back(std::move(s));
+  }
+  for (const plan::PlannedIntermediate& im : p.intermediates) {
+    PlanSlot s;
+    s.kind = PlanSlot::Kind::Intermediate;
+    s.name = im.id;
+    s.dtype = im.dtype;
+    s.shape = im.shape;
+    s.bytes = im.bytes;
+    if (im.zeroInit && im.bytes > 0)
+      prepared.zeroInit.emplace_back(static_cast<int32_t>(prepared.slots.size()),
+                                     prepared.intermediates.at(im.id).handle());
+    prepared.slots.push_back(std::move(s));
+  }
+  for (PreparedPass& pass : prepared.passes) {
+    for (const plan::PlannedBinding& b : pass.planned->bindings) {
+      int32_t slot = kUniformSlot;
+      if (b.kind != plan::BindingKind::Uniform) {
+        slot = find(b.resource, b.kind == plan::BindingKind::Intermediate);
+        if (slot < 0) slot = kMissingSlot;
+      }
+      pass.slotOf.push_back(slot);
+    }
+  }
+}
 }  // namespace
 
 void KernelImpl::applyTuning(plan::PlanRequest& request) const {
@@ -36,7 +96,9 @@ plan::Plan KernelImpl::plan(const plan::PlanRequest& request, bool renderShaders
 }
 
 std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& request) {
-  const std::string key = plan::requestKey(request, "");
+  runtime_.recoverIfLost();
+  const std::string key =
+      plan::requestKey(request, "") + "#device" + std::to_string(runtime_.deviceGeneration());
   {
     std::shared_lock lock(plansMutex_);
     if (auto it = plans_.find(key); it != plans_.end()) {
@@ -73,11 +135,13 @@ std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& reque
     }
     for (const auto& im : p.intermediates)
       prepared->intermediates.emplace(
-          im.id, runtime_.device().createBuffer((std::max<uint64_t>(4, im.bytes) + 3) / 4 * 4,
-                                                im.zeroInit ? gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst
-                                                            : gpu::BufferUsage::Storage,
-                                                "intermediate " + im.id));
+          im.id,
+          runtime_.device().createBuffer(
+              (std::max<uint64_t>(4, im.bytes) + 3) / 4 * 4,
+              im.zeroInit ? gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst : gpu::BufferUsage::Storage,
+              "intermediate " + im.id));
   }
+  buildSlots(*prepared, request, planner_.package().manifest());
   std::unique_lock lock(plansMutex_);
   if (plans_.size() >= kMaxPreparedPlans) plans_.clear();  // bounded; rebuilt on demand
   auto [it, inserted] = plans_.emplace(key, prepared);

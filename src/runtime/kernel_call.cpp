@@ -1,5 +1,8 @@
-// One kernel call: validate tensors, find or build the prepared plan, bind buffers, record every
-// pass into one submission, and read outputs back when they go to the host.
+// One kernel call, in steps shared with Batch and Graph: resolve (validate tensors, find or build
+// the prepared plan), record (bind buffers, append the passes to a command list), submit, and read
+// outputs back when they go to the host. The warm path of a repeated call is kept cheap: the plan
+// comes from a field-by-field memo of recent requests, each pass first checks the bind group it
+// used last, and the command list is reused (docs/runtime.md "Host overhead per call").
 #include <chrono>
 #include <cstring>
 
@@ -17,25 +20,15 @@ double usSince(Clock::time_point t) {
 
 constexpr gpu::BufferUsage kIoUsage =
     gpu::BufferUsage::Storage | gpu::BufferUsage::CopySrc | gpu::BufferUsage::CopyDst;
-constexpr size_t kMaxBindGroupsPerPass = 32;
 
-// A bound buffer range; its size is the tensor's bytes rounded up to 4 (WebGPU's storage binding
-// granularity), at least 4, and never past the end of the buffer.
-struct Bound {
-  WGPUBuffer buffer = nullptr;
-  uint64_t offset = 0, size = 0;
-};
-
+// WebGPU's storage binding granularity: the tensor's bytes rounded up to 4, at least 4.
 uint64_t bindSize(uint64_t bytes) {
   return std::max<uint64_t>(4, (bytes + 3) & ~uint64_t{3});
 }
 
-void appendKey(std::string& key, const Bound& b) {
-  char raw[sizeof(void*) + 16];
-  std::memcpy(raw, &b.buffer, sizeof(void*));
-  std::memcpy(raw + sizeof(void*), &b.offset, 8);
-  std::memcpy(raw + sizeof(void*) + 8, &b.size, 8);
-  key.append(raw, sizeof raw);
+// A caller's tensor, bound whole: never past the end of its buffer.
+Bound boundOf(const GpuTensor& g, uint64_t bytes) {
+  return {g.buffer, g.offset, std::min(bindSize(bytes), gpu::bufferSize(g.buffer) - g.offset)};
 }
 
 // "[2, 8]"
@@ -45,12 +38,213 @@ std::string shapeString(const Shape& shape) {
   return out + "]";
 }
 
-// The output dtype/shape the plan derived, by arg name.
-const plan::PlannedOutput& plannedOutput(const plan::Plan& p, const std::string& name) {
-  if (const auto* o = p.findOutput(name)) return *o;
-  throw Error(ErrorCode::Internal, "plan has no output '" + name + "'");
+std::string maxBindingMessage(const std::string& what, uint64_t max) {
+  return what + " bytes, more than the device's maxStorageBufferBindingSize (" + std::to_string(max) + ")";
+}
+}  // namespace
+
+CallRecord::~CallRecord() {
+  if (auto p = pool.lock())
+    for (gpu::Buffer& b : staging) p->release(std::move(b));
 }
 
+// ---- resolve: validation and the plan ---------------------------------------------------------
+
+bool CallMemo::matches(const std::map<std::string, TensorRef>& in, const CallOptions& o) const {
+  if (!prepared || in.size() != inputs.size() || o.outputs.size() != outputs.size() || o.variant != variant)
+    return false;
+  size_t i = 0;
+  for (const auto& [name, ref] : in) {
+    const Tensor& t = inputs[i++];
+    if (t.onHost != ref.onHost() || t.dtype != ref.dtype() || t.name != name || t.shape != ref.shape())
+      return false;
+  }
+  i = 0;
+  for (const auto& [name, g] : o.outputs) {
+    const Tensor& t = outputs[i++];
+    if (t.dtype != g.dtype || t.name != name || t.shape != g.shape) return false;
+  }
+  return attrs == o.attrs && args == o.args;
+}
+
+std::shared_ptr<PreparedPlan> KernelImpl::findMemo(const std::map<std::string, TensorRef>& inputs,
+                                                   const CallOptions& options) const {
+  // A lost device is replaced before any work; the memo holds plans of the first device only, so
+  // after a replacement calls take prepare()'s path, whose key names the device generation.
+  runtime_.recoverIfLost();
+  if (runtime_.deviceGeneration() != 0) return nullptr;
+  std::shared_lock lock(plansMutex_);
+  for (const CallMemo& m : memo_)
+    if (m.matches(inputs, options)) return m.prepared;
+  return nullptr;
+}
+
+void KernelImpl::remember(const std::map<std::string, TensorRef>& inputs, const CallOptions& options,
+                          const std::shared_ptr<PreparedPlan>& prepared) {
+  CallMemo m;
+  for (const auto& [name, ref] : inputs) m.inputs.push_back({name, ref.dtype(), ref.shape(), ref.onHost()});
+  for (const auto& [name, g] : options.outputs) m.outputs.push_back({name, g.dtype, g.shape, false});
+  m.attrs = options.attrs;
+  m.args = options.args;
+  m.variant = options.variant;
+  m.prepared = prepared;
+  std::unique_lock lock(plansMutex_);
+  memo_[memoNext_] = std::move(m);
+  memoNext_ = (memoNext_ + 1) % kMemoSize;
+}
+
+// Everything that depends only on the request (dtypes, shapes, attributes, args, options):
+// checked once per distinct request, then remembered with its plan.
+std::shared_ptr<PreparedPlan> KernelImpl::resolveSlow(const std::map<std::string, TensorRef>& inputs,
+                                                      const CallOptions& options,
+                                                      const std::map<std::string, expr::Value>& tunables) {
+  const package::Manifest& m = planner_.package().manifest();
+  const uint64_t maxBinding = runtime_.maxStorageBinding();
+  plan::PlanRequest request;
+  for (const auto& [name, ref] : inputs) {
+    request.inputs[name] = {ref.dtype(), ref.shape()};
+    const runtime::StorageLayout layout = runtime::storageFor(m.findPort(name), ref.dtype());
+    if (!ref.onHost() && !layout.identity() && (layout.packed || layout.storage != layout.logical))
+      throw Error(
+          ErrorCode::InvalidArgument,
+          "input '" + name + "' is a GPU tensor, but its port stores it " +
+              (layout.packed ? std::string("packed") : "as " + std::string(dtypeName(layout.storage))) +
+              ": pass a host tensor (the runtime converts it)");
+    // Checked before planning: every tensor is bound whole, so no variant could take it, and this
+    // says why more directly than each variant's rejection would.
+    if (const uint64_t bytes = layout.bytes(ref.shape()); bytes > maxBinding)
+      throw Error(ErrorCode::Contract,
+                  maxBindingMessage("input '" + name + "' has " + std::to_string(bytes), maxBinding));
+  }
+  request.attrs = runtime::toValues(options.attrs);
+  request.args = runtime::toValues(options.args);
+  for (const auto& [name, t] : options.outputs) {
+    const package::PortSpec* port = m.findPort(name);
+    if (!port || !port->isOutput())
+      throw Error(ErrorCode::Contract,
+                  "'" + name + "' given as an output buffer is not an output of " + source_.opId);
+    request.outputs[name] = {t.dtype, t.shape};
+  }
+  request.forcedVariant = options.variant;
+  request.tunables = tunables;
+  applyTuning(request);
+
+  std::shared_ptr<PreparedPlan> prepared = prepare(request);
+  const plan::Plan& p = prepared->plan;
+  for (const plan::PlannedOutput& o : p.outputs) {
+    if (auto it = options.outputs.find(o.name); it != options.outputs.end()) {
+      const GpuTensor& t = it->second;
+      if (t.dtype != o.dtype || t.shape != o.shape)
+        throw Error(ErrorCode::Contract, "output buffer '" + o.name + "' is " +
+                                             std::string(dtypeName(t.dtype)) + " " + shapeString(t.shape) +
+                                             "; the manifest derives " + std::string(dtypeName(o.dtype)) +
+                                             " " + shapeString(o.shape) + " for these inputs");
+    }
+    const package::PortSpec* port = m.findPort(o.name);
+    if (port && port->isInput()) continue;  // in/out: bound as its input
+    const uint64_t bytes = runtime::storageFor(port, o.dtype).bytes(o.shape);
+    if (bytes > maxBinding)
+      throw Error(
+          ErrorCode::Contract,
+          maxBindingMessage("output '" + o.name + "' would have " + std::to_string(bytes), maxBinding));
+  }
+  if (tunables.empty()) remember(inputs, options, prepared);
+  return prepared;
+}
+
+// What differs between calls of one request: the caller's buffers.
+void KernelImpl::checkPerCall(const std::map<std::string, TensorRef>& inputs, const CallOptions& options) {
+  for (const auto& [name, ref] : inputs)
+    if (!ref.onHost()) runtime_.checkGpuTensor(name, ref.gpu());
+  for (const auto& [name, t] : options.outputs) runtime_.checkGpuTensor(name, t);
+}
+
+ResolvedCall KernelImpl::resolve(const std::map<std::string, TensorRef>& inputs, const CallOptions& options,
+                                 const std::map<std::string, expr::Value>& tunables) {
+  checkPerCall(inputs, options);
+  ResolvedCall rc;
+  if (tunables.empty()) rc.prepared = findMemo(inputs, options);
+  if (rc.prepared)
+    ++runtime_.planHits;
+  else
+    rc.prepared = resolveSlow(inputs, options, tunables);
+  bool anyGpuInput = false;
+  for (const auto& [name, ref] : inputs) anyGpuInput |= !ref.onHost();
+  rc.toHost = options.placement == OutputPlacement::Host ||
+              (options.placement == OutputPlacement::Auto && !anyGpuInput);
+  return rc;
+}
+
+// ---- record: buffers and passes ---------------------------------------------------------------
+
+// GPU inputs bind in place; host inputs are written into an upload buffer: the plan's own (a
+// single call: reused, queue-ordered) or a pooled staging buffer the batch holds. An in/out port
+// given as a host tensor gets a fresh buffer that is then its output.
+void KernelImpl::bindInputs(PreparedPlan& pp, const std::map<std::string, TensorRef>& inputs, RecordMode mode,
+                            CallRecord* keep, CallResult& result, std::vector<Bound>& slots) {
+  gpu::Device& dev = runtime_.device();
+  for (size_t i = 0; i < pp.slots.size(); ++i) {
+    const PlanSlot& s = pp.slots[i];
+    if (s.kind != PlanSlot::Kind::Input && s.kind != PlanSlot::Kind::InOut) continue;
+    const TensorRef& ref = inputs.at(s.name);
+    if (!ref.onHost()) {
+      slots[i] = boundOf(ref.gpu(), s.bytes);
+      if (keep && ref.owner()) keep->keep.push_back(ref.owner());
+      continue;
+    }
+    WGPUBuffer target = nullptr;
+    if (s.kind == PlanSlot::Kind::InOut) {
+      DeviceTensor t =
+          runtime_.wrapBuffer(runtime_.pool().acquire(bindSize(s.bytes), kIoUsage), ref.dtype(), ref.shape());
+      target = t.view().buffer;
+      if (keep) keep->keep.push_back(TensorRef(t).owner());
+      result.device.emplace(s.name, std::move(t));  // held until the readback when toHost
+    } else if (mode == RecordMode::Batch) {
+      keep->staging.push_back(runtime_.pool().acquire(bindSize(s.bytes), kIoUsage));
+      target = keep->staging.back().handle();
+    } else {
+      gpu::Buffer& b = pp.hostInputs[s.name];
+      if (!b || b.size() < bindSize(s.bytes))
+        b = dev.createBuffer(bindSize(s.bytes), kIoUsage, "input " + s.name);
+      target = b.handle();
+    }
+    if (s.bytes && s.layout.identity()) {
+      dev.write(target, 0, ref.host().bytes().data(), s.bytes);
+    } else if (s.bytes) {
+      const std::vector<std::byte> words = runtime::toDevice(ref.host(), s.layout, s.name);
+      dev.write(target, 0, words.data(), words.size());
+    }
+    slots[i] = {target, 0, bindSize(s.bytes)};
+  }
+}
+
+// Outputs: the caller's buffers, the plan's readback buffers, or new device tensors.
+void KernelImpl::bindOutputs(PreparedPlan& pp, const CallOptions& options, bool toHost, CallRecord* keep,
+                             CallResult& result, std::vector<Bound>& slots) {
+  for (size_t i = 0; i < pp.slots.size(); ++i) {
+    const PlanSlot& s = pp.slots[i];
+    if (s.kind == PlanSlot::Kind::Intermediate) {
+      slots[i] = {pp.intermediates.at(s.name).handle(), 0, pp.intermediates.at(s.name).size()};
+      continue;
+    }
+    if (s.kind != PlanSlot::Kind::Output) continue;
+    if (auto it = options.outputs.find(s.name); it != options.outputs.end()) {
+      slots[i] = boundOf(it->second, s.bytes);
+    } else if (toHost) {
+      gpu::Buffer& b = pp.hostOutputs[s.name];
+      if (!b) b = runtime_.device().createBuffer(bindSize(s.bytes), kIoUsage, "output " + s.name);
+      slots[i] = {b.handle(), 0, bindSize(s.bytes)};
+    } else {
+      DeviceTensor t = runtime_.wrapBuffer(runtime_.pool().acquire(bindSize(s.bytes), kIoUsage),
+                                           s.layout.storage, s.shape);
+      slots[i] = {t.view().buffer, 0, bindSize(s.bytes)};
+      if (keep) keep->keep.push_back(TensorRef(t).owner());
+      result.device.emplace(s.name, std::move(t));
+    }
+  }
+}
+
+namespace {
 bool overlaps(const Bound& a, const Bound& b) {
   return a.buffer == b.buffer && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
 }
@@ -66,10 +260,12 @@ void checkAliasing(const plan::PlannedPass& pp, const std::vector<Bound>& bound)
       const bool wi = ti == package::BufferType::Storage, wj = tj == package::BufferType::Storage;
       if (!wi && !wj) continue;
       if (wi && wj && !overlaps(bound[i], bound[j])) continue;
-      throw Error(ErrorCode::InvalidArgument,
-                  "pass '" + pp.id + "' binds one GPU buffer as '" + pp.bindings[i].name + "' and '" +
-                      pp.bindings[j].name + "'" + (wi && wj ? " with overlapping writable ranges" : ", once read-only and once writable") +
-                      ": pass distinct buffers (an in-place tensor is bound once, as its in/out port)");
+      throw Error(
+          ErrorCode::InvalidArgument,
+          "pass '" + pp.id + "' binds one GPU buffer as '" + pp.bindings[i].name + "' and '" +
+              pp.bindings[j].name + "'" +
+              (wi && wj ? " with overlapping writable ranges" : ", once read-only and once writable") +
+              ": pass distinct buffers (an in-place tensor is bound once, as its in/out port)");
     }
 }
 
@@ -83,11 +279,105 @@ bool aliasedAway(const plan::PlannedPass& pp, const std::vector<Bound>& bound) {
   };
   for (const auto& a : pp.viewAlias) {
     const Bound *in = find(a.input), *out = find(a.output);
-    if (!in || !out || in->buffer != out->buffer || in->offset != out->offset || in->size != out->size) return false;
+    if (!in || !out || in->buffer != out->buffer || in->offset != out->offset || in->size != out->size)
+      return false;
   }
   return true;
 }
+
+std::string bindGroupKey(const std::vector<Bound>& bound) {
+  std::string key(bound.size() * sizeof(Bound), '\0');
+  for (size_t i = 0; i < bound.size(); ++i) {
+    char* at = key.data() + i * sizeof(Bound);
+    std::memcpy(at, &bound[i].buffer, sizeof(WGPUBuffer));
+    std::memcpy(at + sizeof(WGPUBuffer), &bound[i].offset, 8);
+    std::memcpy(at + sizeof(WGPUBuffer) + 8, &bound[i].size, 8);
+  }
+  return key;
+}
+constexpr size_t kMaxBindGroupsPerPass = 32;
 }  // namespace
+
+// Per pass: the bound ranges, the bind group (the last one when the ranges are the same, else the
+// pass's cache, else a new one), one dispatch; a submitAfter pass ends the submission there.
+void KernelImpl::recordPasses(PreparedPlan& pp, const std::vector<Bound>& slots, gpu::CommandList& commands) {
+  static thread_local std::vector<Bound> bound;
+  for (const auto& [slot, buffer] : pp.zeroInit) commands.clear(buffer, 0, slots[slot].size);
+  for (PreparedPass& pass : pp.passes) {
+    const plan::PlannedPass& p = *pass.planned;
+    if (p.skipped) continue;
+    bound.clear();
+    for (size_t i = 0; i < p.bindings.size(); ++i) {
+      const int32_t slot = pass.slotOf[i];
+      if (slot == kMissingSlot)
+        throw Error(ErrorCode::Contract, "pass '" + p.id + "' binds '" + p.bindings[i].resource +
+                                             "', which the call did not provide (an absent optional input?)");
+      bound.push_back(slot == kUniformSlot ? Bound{pass.uniforms[i].handle(), 0, pass.uniforms[i].size()}
+                                           : slots[slot]);
+    }
+    if (pass.lastGroup && bound == pass.lastBound) {
+      ++runtime_.bindGroupHits;
+    } else {
+      pass.lastAliased = aliasedAway(p, bound);  // before the aliasing check: that is the point of it
+      if (!pass.lastAliased) checkAliasing(p, bound);
+      std::string key = bindGroupKey(bound);
+      auto it = pass.bindGroups.find(key);
+      if (it == pass.bindGroups.end()) {
+        ++runtime_.bindGroupMisses;
+        if (pass.bindGroups.size() >= kMaxBindGroupsPerPass) pass.bindGroups.clear();
+        std::vector<gpu::BindingEntry> entries;
+        for (const Bound& b : bound) entries.push_back({b.buffer, b.offset, b.size});
+        auto group = std::make_shared<const gpu::BindGroup>(
+            runtime_.device().createBindGroup(pass.pipeline, entries, p.name));
+        it = pass.bindGroups.emplace(std::move(key), std::move(group)).first;
+      } else {
+        ++runtime_.bindGroupHits;
+      }
+      pass.lastBound = bound;
+      pass.lastGroup = it->second;
+    }
+    if (pass.lastAliased) continue;
+    commands.dispatch(pass.pipeline, pass.lastGroup, p.dispatch[0], p.dispatch[1], p.dispatch[2]);
+    if (p.submitAfter) commands.boundary();  // later passes follow in queue order
+  }
+}
+
+void KernelImpl::record(const ResolvedCall& rc, const std::map<std::string, TensorRef>& inputs,
+                        const CallOptions& options, RecordMode mode, gpu::CommandList& commands,
+                        CallRecord* keep, CallResult& result, std::vector<Bound>& slots) {
+  PreparedPlan& pp = *rc.prepared;
+  slots.assign(pp.slots.size(), Bound{});
+  const auto tUpload = Clock::now();
+  bindInputs(pp, inputs, mode, keep, result, slots);
+  result.timings.uploadUs = usSince(tUpload);
+  bindOutputs(pp, options, rc.toHost, keep, result, slots);
+  recordPasses(pp, slots, commands);
+}
+
+// ---- a single call ----------------------------------------------------------------------------
+
+void KernelImpl::readBack(PreparedPlan& pp, const CallOptions& options, const std::vector<Bound>& slots,
+                          CallResult& result) {
+  gpu::Device& dev = runtime_.device();
+  const plan::Plan& p = pp.plan;
+  for (size_t k = 0; k < p.outputs.size(); ++k) {
+    const plan::PlannedOutput& o = p.outputs[k];
+    if (options.outputs.count(o.name)) continue;
+    const int32_t slot = pp.outputSlots[k];
+    if (slot < 0) throw Error(ErrorCode::Internal, "output '" + o.name + "' was not bound");
+    const Bound& b = slots[slot];
+    const runtime::StorageLayout& layout = pp.slots[slot].layout;
+    HostTensor h(o.dtype, o.shape);
+    if (h.byteSize() && layout.identity()) {
+      dev.read(b.buffer, b.offset, h.bytes().data(), h.byteSize());
+    } else if (h.byteSize()) {
+      std::vector<std::byte> words(layout.bytes(o.shape));
+      dev.read(b.buffer, b.offset, words.data(), words.size());
+      runtime::fromDevice(words, h, layout);
+    }
+    result.host.emplace(o.name, std::move(h));
+  }
+}
 
 CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options) {
   static const std::map<std::string, expr::Value> kNoTunables;
@@ -97,204 +387,37 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
 CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options,
                             const std::map<std::string, expr::Value>& tunables) {
   const auto t0 = Clock::now();
-  const package::Manifest& m = planner_.package().manifest();
+  const ResolvedCall rc = resolve(inputs, options, tunables);
+  PreparedPlan& pp = *rc.prepared;
   CallResult result;
-
-  plan::PlanRequest request;
-  bool anyGpuInput = false;
-  const uint64_t maxBinding = runtime_.profile().limit("maxStorageBufferBindingSize");
-  for (const auto& [name, ref] : inputs) {
-    request.inputs[name] = {ref.dtype(), ref.shape()};
-    const runtime::StorageLayout layout = runtime::storageFor(m.findPort(name), ref.dtype());
-    if (!ref.onHost()) {
-      anyGpuInput = true;
-      runtime_.checkGpuTensor(name, ref.gpu());
-      if (!layout.identity() && (layout.packed || layout.storage != layout.logical))
-        throw Error(ErrorCode::InvalidArgument,
-                    "input '" + name + "' is a GPU tensor, but its port stores it " +
-                        (layout.packed ? std::string("packed") : "as " + std::string(dtypeName(layout.storage))) +
-                        ": pass a host tensor (the runtime converts it)");
-    }
-    // Checked before planning: every tensor is bound whole, so no variant could take it, and this
-    // says why more directly than each variant's rejection would.
-    if (const uint64_t bytes = layout.bytes(ref.shape()); bytes > maxBinding)
-      throw Error(ErrorCode::Contract, "input '" + name + "' has " + std::to_string(bytes) +
-                                           " bytes, more than the device's maxStorageBufferBindingSize (" +
-                                           std::to_string(maxBinding) + ")");
-  }
-  request.attrs = runtime::toValues(options.attrs);
-  request.args = runtime::toValues(options.args);
-  for (const auto& [name, t] : options.outputs) request.outputs[name] = {t.dtype, t.shape};
-  request.forcedVariant = options.variant;
-  request.tunables = tunables;
-  applyTuning(request);
-  for (const auto& [name, t] : options.outputs) {
-    const package::PortSpec* port = m.findPort(name);
-    if (!port || !port->isOutput())
-      throw Error(ErrorCode::Contract,
-                  "'" + name + "' given as an output buffer is not an output of " + source_.opId);
-    runtime_.checkGpuTensor(name, t);
-  }
-
-  std::shared_ptr<PreparedPlan> prepared = prepare(request);
-  const plan::Plan& p = prepared->plan;
-  result.variant = p.variant;
-  result.selectedBy = p.selectedBy;
-  const bool toHost = options.placement == OutputPlacement::Host ||
-                      (options.placement == OutputPlacement::Auto && !anyGpuInput);
-
-  // Caller-given outputs must match what the manifest derives.
-  for (const auto& [name, t] : options.outputs) {
-    const auto& o = plannedOutput(p, name);
-    if (t.dtype != o.dtype || t.shape != o.shape)
-      throw Error(ErrorCode::Contract, "output buffer '" + name + "' is " + std::string(dtypeName(t.dtype)) +
-                                           " " + shapeString(t.shape) + "; the manifest derives " +
-                                           std::string(dtypeName(o.dtype)) + " " + shapeString(o.shape) +
-                                           " for these inputs");
-  }
+  result.variant = pp.plan.variant;
+  result.selectedBy = pp.plan.selectedBy;
 
   std::lock_guard gpuLock(runtime_.gpuMutex());
-  gpu::Device& dev = runtime_.device();
-  std::map<std::string, Bound> bound;
-
-  // Inputs: GPU tensors bind in place; host tensors are written into the plan's upload buffers.
-  const auto tUpload = Clock::now();
-  std::map<std::string, DeviceTensor> inPlace;  // in/out ports given as host tensors
-  for (const auto& [name, ref] : inputs) {
-    const package::PortSpec* port = m.findPort(name);
-    const runtime::StorageLayout layout = runtime::storageFor(port, ref.dtype());
-    const uint64_t bytes = layout.bytes(ref.shape());
-    if (ref.onHost()) {
-      WGPUBuffer target = nullptr;
-      if (port && port->isOutput()) {
-        DeviceTensor t = runtime_.wrapBuffer(runtime_.pool().acquire(bindSize(bytes), kIoUsage), ref.dtype(),
-                                             ref.shape());
-        target = t.view().buffer;
-        inPlace.emplace(name, std::move(t));
-      } else {
-        gpu::Buffer& b = prepared->hostInputs[name];
-        if (!b || b.size() < bindSize(bytes)) b = dev.createBuffer(bindSize(bytes), kIoUsage, "input " + name);
-        target = b.handle();
-      }
-      if (bytes && layout.identity()) {
-        dev.write(target, 0, ref.host().bytes().data(), bytes);
-      } else if (bytes) {
-        const std::vector<std::byte> words = runtime::toDevice(ref.host(), layout, name);
-        dev.write(target, 0, words.data(), words.size());
-      }
-      bound[name] = {target, 0, bindSize(bytes)};
-    } else {
-      const GpuTensor& g = ref.gpu();
-      bound[name] = {g.buffer, g.offset, std::min(bindSize(bytes), gpu::bufferSize(g.buffer) - g.offset)};
-    }
-  }
-  result.timings.uploadUs = usSince(tUpload);
-
-  // Outputs: the caller's buffers, the plan's readback buffers, or new device tensors.
-  for (const plan::PlannedOutput& o : p.outputs) {
-    const package::PortSpec* port = m.findPort(o.name);
-    const runtime::StorageLayout layout = runtime::storageFor(port, o.dtype);
-    const uint64_t bytes = layout.bytes(o.shape);
-    if (port && port->isInput()) {
-      // An in/out port: the input's buffer is the output (written in place).
-      if (auto t = inPlace.find(o.name); t != inPlace.end() && !toHost) result.device.emplace(o.name, t->second);
-      continue;
-    }
-    if (bytes > maxBinding)
-      throw Error(ErrorCode::Contract, "output '" + o.name + "' would have " + std::to_string(bytes) +
-                                           " bytes, more than the device's maxStorageBufferBindingSize (" +
-                                           std::to_string(maxBinding) + ")");
-    if (auto it = options.outputs.find(o.name); it != options.outputs.end()) {
-      const GpuTensor& g = it->second;
-      bound[o.name] = {g.buffer, g.offset, std::min(bindSize(bytes), gpu::bufferSize(g.buffer) - g.offset)};
-    } else if (toHost) {
-      gpu::Buffer& b = prepared->hostOutputs[o.name];
-      if (!b) b = dev.createBuffer(bindSize(bytes), kIoUsage, "output " + o.name);
-      bound[o.name] = {b.handle(), 0, bindSize(bytes)};
-    } else {
-      DeviceTensor t =
-          runtime_.wrapBuffer(runtime_.pool().acquire(bindSize(bytes), kIoUsage), layout.storage, o.shape);
-      bound[o.name] = {t.view().buffer, 0, bindSize(bytes)};
-      result.device.emplace(o.name, std::move(t));
-    }
-  }
-  for (const auto& [id, b] : prepared->intermediates) bound["intermediate:" + id] = {b.handle(), 0, b.size()};
-  // zeroInit intermediates are cleared before the passes run (queue order puts the write first).
-  for (const plan::PlannedIntermediate& pi : p.intermediates)
-    if (pi.zeroInit && pi.bytes > 0) {
-      const gpu::Buffer& b = prepared->intermediates.at(pi.id);
-      static const std::vector<std::byte> kZeros(1 << 16);
-      for (uint64_t at = 0; at < b.size(); at += kZeros.size())
-        dev.write(b.handle(), at, kZeros.data(), std::min<uint64_t>(kZeros.size(), b.size() - at));
-    }
-
-  // Record every pass into one submission.
+  static thread_local std::vector<Bound> slots;
+  gpu::CommandList& commands = pp.commands;
+  commands.reset();
+  record(rc, inputs, options, RecordMode::Single, commands, nullptr, result, slots);
   // No wait after submit: host outputs are read back below (the read waits for the queue), device
   // outputs are used by later work on the same in-order queue. Host overhead stays off the GPU's clock.
-  gpu::CommandRecorder rec = dev.recorder({.timestamps = options.timestamps, .wait = false});
-  std::string key;
-  std::vector<gpu::BindingEntry> entries;
-  std::vector<Bound> passBound;
-  uint64_t gpuNs = 0;
-  for (PreparedPass& pass : prepared->passes) {
-    const plan::PlannedPass& pp = *pass.planned;
-    if (pp.skipped) continue;
-    key.clear();
-    entries.clear();
-    passBound.clear();
-    for (size_t i = 0; i < pp.bindings.size(); ++i) {
-      const plan::PlannedBinding& b = pp.bindings[i];
-      Bound x;
-      if (b.kind == plan::BindingKind::Uniform) {
-        x = {pass.uniforms[i].handle(), 0, pass.uniforms[i].size()};
-      } else {
-        auto it =
-            bound.find(b.kind == plan::BindingKind::Intermediate ? "intermediate:" + b.resource : b.resource);
-        if (it == bound.end())
-          throw Error(ErrorCode::Contract,
-                      "pass '" + pp.id + "' binds '" + b.resource +
-                          "', which the call did not provide (an absent optional input?)");
-        x = it->second;
-      }
-      appendKey(key, x);
-      entries.push_back({x.buffer, x.offset, x.size});
-      passBound.push_back(x);
-    }
-    if (aliasedAway(pp, passBound)) continue;  // before the aliasing check: that is the point of it
-    checkAliasing(pp, passBound);
-    auto it = pass.bindGroups.find(key);
-    if (it == pass.bindGroups.end()) {
-      ++runtime_.bindGroupMisses;
-      if (pass.bindGroups.size() >= kMaxBindGroupsPerPass) pass.bindGroups.clear();
-      it = pass.bindGroups.emplace(key, dev.createBindGroup(pass.pipeline, entries, pp.name)).first;
+  try {
+    if (options.timestamps) {
+      uint64_t ns = 0;
+      for (uint64_t n : commands.submitTimed(runtime_.device())) ns += n;
+      result.timings.gpuUs = static_cast<double>(ns) / 1e3;
     } else {
-      ++runtime_.bindGroupHits;
+      commands.submit(runtime_.device(), /*checked=*/false);
     }
-    rec.dispatch(pass.pipeline, it->second, pp.dispatch[0], pp.dispatch[1], pp.dispatch[2], pp.name);
-    // submitAfter: the work so far goes to the queue now (later passes follow in queue order).
-    if (pp.submitAfter)
-      gpuNs += withContext("running " + source_.opId + " variant " + p.variant, [&] { return rec.submit(); }).totalNs();
+  } catch (Error& e) {
+    commands.reset();
+    throw e.with("running " + source_.opId + " variant " + pp.plan.variant);
   }
-  gpuNs += withContext("running " + source_.opId + " variant " + p.variant, [&] { return rec.submit(); }).totalNs();
-  if (options.timestamps) result.timings.gpuUs = static_cast<double>(gpuNs) / 1e3;
+  commands.reset();  // drop the bind group references until the next call
 
-  // Host outputs.
   const auto tRead = Clock::now();
-  if (toHost) {
-    for (const plan::PlannedOutput& o : p.outputs) {
-      if (options.outputs.count(o.name)) continue;
-      const Bound& b = bound.at(o.name);
-      const runtime::StorageLayout layout = runtime::storageFor(m.findPort(o.name), o.dtype);
-      HostTensor h(o.dtype, o.shape);
-      if (h.byteSize() && layout.identity()) {
-        dev.read(b.buffer, b.offset, h.bytes().data(), h.byteSize());
-      } else if (h.byteSize()) {
-        std::vector<std::byte> words(layout.bytes(o.shape));
-        dev.read(b.buffer, b.offset, words.data(), words.size());
-        runtime::fromDevice(words, h, layout);
-      }
-      result.host.emplace(o.name, std::move(h));
-    }
+  if (rc.toHost) {
+    readBack(pp, options, slots, result);
+    result.device.clear();  // in/out buffers of host tensors: read back, not returned
   }
   result.timings.readbackUs = usSince(tRead);
   runtime_.pool().trim();

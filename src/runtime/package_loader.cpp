@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "core/install_layout.h"
+#include "hub/cache.h"
 #include "hub/resolver.h"
 #include "wgk/error.h"
 
@@ -36,8 +37,30 @@ hub::HubOptions hubOptionsFor(const RuntimeOptions& options) {
   h.lockFile = options.lockFile;
   h.offline = options.offline;
   h.trustRemoteCode = options.trustRemoteCode;
+  h.verifyFolders = options.verifyDigests;
   return h;
 }
+
+namespace {
+bool noVerifyFromEnv() {
+  const char* env = std::getenv("WGK_NO_VERIFY");
+  if (!env) return false;
+  const std::string v = env;
+  return v == "1" || v == "true" || v == "yes";
+}
+
+// A folder named by path gets the digest check every resolved package gets: a template edited
+// after `wgk digest --write` is refused (Error(Integrity)) unless the caller opted out. A folder
+// without metadata.json has no digests to hold it to and loads as it is.
+void verifyFolderPackage(const package::Package& p, const hub::HubOptions& hub) {
+  if (!hub.verifyFolders || noVerifyFromEnv()) return;
+  std::error_code ec;
+  if (!fs::is_regular_file(p.webgpuDir() / "metadata.json", ec)) return;
+  withContext("verifying package folder " + p.rootDir().string() +
+                  " (after editing it: `wgk digest --write`, or load with --no-verify / WGK_NO_VERIFY=1)",
+              [&] { hub::verifyWebgpuFolder(p.webgpuDir(), false); });
+}
+}  // namespace
 
 LoadedPackage loadPackage(const std::string& repoOrPath, const LoadOptions& load, const hub::HubOptions& hub) {
   LoadedPackage out;
@@ -46,6 +69,7 @@ LoadedPackage loadPackage(const std::string& repoOrPath, const LoadOptions& load
       throw Error(ErrorCode::InvalidArgument,
                   "'" + repoOrPath + "' is a folder: --version/--revision apply only to repo ids");
     out.package = package::Package::open(repoOrPath);
+    verifyFolderPackage(*out.package, hub);
     out.source.repo = repoOrPath;
     out.source.requested = "path";
     out.source.revision = "";

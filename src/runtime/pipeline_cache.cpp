@@ -22,4 +22,10 @@ gpu::ComputePipeline PipelineCache::get(const std::string& wgsl, const std::vect
   return p;
 }
 
+void PipelineCache::reset(gpu::Device device) {
+  std::lock_guard lock(mutex_);
+  pipelines_.clear();
+  device_ = std::move(device);
+}
+
 }  // namespace wgk::runtime

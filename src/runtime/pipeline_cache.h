@@ -19,6 +19,8 @@ class PipelineCache {
   // Callers hold the runtime's GPU lock (compilation uses the device).
   gpu::ComputePipeline get(const std::string& wgsl, const std::vector<gpu::BindingKind>& layout,
                            const std::string& label);
+  // Forgets every pipeline and compiles on `device` from now on (after a device loss).
+  void reset(gpu::Device device);
   uint64_t compiled() const { return compiled_; }
   uint64_t hits() const { return hits_; }
 

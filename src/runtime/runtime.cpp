@@ -1,4 +1,5 @@
 // wgk::Runtime: owns (or wraps) the device, the caches and the loaded kernels.
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 
@@ -16,6 +17,20 @@ constexpr gpu::BufferUsage kTensorUsage =
 uint64_t poolCapacity(const DeviceProfile& p) {
   uint64_t maxBuffer = p.limits.count("maxBufferSize") ? p.limits.at("maxBufferSize") : (256ull << 20);
   return std::min<uint64_t>(maxBuffer / 4, 1ull << 30);
+}
+
+// RuntimeOptions::gpuTimeoutMs, else WGK_GPU_TIMEOUT_MS, else 60 s.
+uint64_t gpuDeadlineMs(const RuntimeOptions& o) {
+  if (o.gpuTimeoutMs) return o.gpuTimeoutMs;
+  const char* env = std::getenv("WGK_GPU_TIMEOUT_MS");
+  if (!env || !*env) return 60'000;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long ms = std::strtoull(env, &end, 10);
+  if (*end || errno || ms == 0 || ms > 86'400'000 || *env == '-')
+    throw Error(ErrorCode::InvalidArgument, std::string("WGK_GPU_TIMEOUT_MS='") + env +
+                                                "' is not a number of milliseconds in [1, 86400000]");
+  return ms;
 }
 
 std::optional<runtime::TuningTable> loadTuning(const RuntimeOptions& o, const DeviceProfile& profile) {
@@ -41,7 +56,33 @@ RuntimeImpl::RuntimeImpl(gpu::Device device, RuntimeOptions options)
       hubOptions_(runtime::hubOptionsFor(options_)),
       tuning_(loadTuning(options_, device_.profile())),
       pool_(std::make_shared<runtime::BufferPool>(device_, poolCapacity(device_.profile()))),
-      pipelines_(device_) {}
+      pipelines_(device_) {
+  const auto& limits = device_.profile().limits;
+  maxStorageBinding_ =
+      limits.count("maxStorageBufferBindingSize") ? limits.at("maxStorageBufferBindingSize") : (128ull << 20);
+  storageAlign_ =
+      limits.count("minStorageBufferOffsetAlignment") ? limits.at("minStorageBufferOffsetAlignment") : 256;
+  device_.setWaitDeadline(gpuDeadlineMs(options_));
+}
+
+void RuntimeImpl::recoverIfLost() {
+  if (!device_.isLost()) return;
+  std::lock_guard lock(gpuMutex_);
+  recoverLocked();
+}
+
+void RuntimeImpl::recoverLocked() {
+  if (!device_.isLost() || !ownsDevice_) return;
+  gpu::Device fresh =
+      withContext("replacing the lost WebGPU device", [&] { return gpu::Device::create(options_.device); });
+  fresh.setWaitDeadline(device_.waitDeadlineMs());
+  // The old pool's buffers belong to the lost device: tensors still holding them see their pool
+  // gone (weak_ptr) and just drop them.
+  pool_ = std::make_shared<runtime::BufferPool>(fresh, poolCapacity(fresh.profile()));
+  pipelines_.reset(fresh);
+  device_ = std::move(fresh);
+  ++generation_;
+}
 
 RuntimeImpl::~RuntimeImpl() {
   std::lock_guard lock(gpuMutex_);
@@ -71,6 +112,7 @@ DeviceTensor RuntimeImpl::allocate(DType dtype, const Shape& shape) {
   for (int64_t d : shape)
     if (d < 0) throw Error(ErrorCode::InvalidArgument, "cannot allocate a tensor with a negative dimension");
   std::lock_guard lock(gpuMutex_);
+  recoverLocked();
   return wrapBuffer(pool_->acquire(tensorBytes(dtype, shape), kTensorUsage), dtype, shape);
 }
 
@@ -97,9 +139,7 @@ void RuntimeImpl::checkGpuTensor(const std::string& name, const GpuTensor& t, bo
   // Checked here because WebGPU would otherwise reject the bind group with a validation error
   // that does not name the tensor.
   if (forBinding) {
-    const uint64_t align = profile().limits.count("minStorageBufferOffsetAlignment")
-                               ? profile().limits.at("minStorageBufferOffsetAlignment")
-                               : 256;
+    const uint64_t align = storageAlign_;
     if (align > 0 && t.offset % align != 0)
       throw Error(ErrorCode::InvalidArgument,
                   "GPU tensor '" + name + "' has offset " + std::to_string(t.offset) +
@@ -166,8 +206,9 @@ std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
 
 std::shared_ptr<Runtime> Runtime::createForDevice(WGPUDevice device, const RuntimeOptions& options) {
   if (!device) throw Error(ErrorCode::InvalidArgument, "createForDevice: the WGPUDevice is null");
-  return std::shared_ptr<Runtime>(
-      new Runtime(std::make_unique<RuntimeImpl>(gpu::Device::wrap(device), options)));
+  auto impl = std::make_unique<RuntimeImpl>(gpu::Device::wrap(device), options);
+  impl->setDeviceOwned(false);
+  return std::shared_ptr<Runtime>(new Runtime(std::move(impl)));
 }
 
 Kernel Runtime::load(const std::string& repoOrPath, const LoadOptions& options) {

@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/json_read.h"
 #include "package/manifest.h"
 #include "wgk/error.h"
 
@@ -72,14 +73,10 @@ void TuningTable::set(TuningEntry entry) {
 }
 
 TuningTable TuningTable::load(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw Error(ErrorCode::Io, "cannot open tuning file '" + path + "'");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::exception& e) {
-    throw Error(ErrorCode::Parse, "tuning file '" + path + "' is not valid JSON: " + e.what());
-  }
+  std::ifstream probe(path);
+  if (!probe) throw Error(ErrorCode::Io, "cannot open tuning file '" + path + "'");
+  const nlohmann::json j =
+      withContext("reading tuning file '" + path + "'", [&] { return readJsonFile(path); });
   auto bad = [&](const std::string& what) {
     return Error(ErrorCode::Manifest, "tuning file '" + path + "': " + what);
   };

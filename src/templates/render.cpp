@@ -3,6 +3,7 @@
 // Error(Template) naming the limit and the template, so no template can hang or exhaust memory.
 #include <fmt/format.h>
 
+#include "expr/budget.h"
 #include "expr/node.h"
 #include "templates/template_node.h"
 #include "wgk/error.h"
@@ -242,6 +243,9 @@ std::string Template::render(const Scope& scope, const IncludeResolver& includes
                              const RenderLimits& limits) const {
   if (!root_) throw Error(ErrorCode::Internal, "rendering a template that was never parsed");
   RenderState state{includes, limits, {}};
+  // Everything the render's expressions build (strings, lists) counts against one budget; inside a
+  // plan the plan's budget is the one open, and it covers this render too.
+  expr::WorkBudget budget(limits.maxBuiltBytes, "RenderLimits::maxBuiltBytes");
   Scope top(&scope);  // the template's own `set`s land here, never in the caller's scope
   Renderer(state, name_).renderList(root_->body, top);
   return std::move(state.out);

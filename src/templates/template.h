@@ -24,6 +24,7 @@ struct RenderLimits {
   int maxNestingDepth = 64;                   // nested blocks and includes together
   int64_t maxLoopIterations = 1'000'000;      // across all loops of one render
   size_t maxOutputBytes = 16u << 20;          // rendered text
+  size_t maxBuiltBytes = 256u << 20;          // strings and lists built by its expressions, in total
   int maxIncludeDepth = 16;
 };
 

@@ -1,6 +1,9 @@
 // WebGPU errors become wgk::Errors with context, never an abort, and the device stays usable.
 #include <gtest/gtest.h>
 
+#include <memory>
+
+#include "gpu/command_list.h"
 #include "test_device.h"
 #include "wgk/error.h"
 
@@ -84,6 +87,27 @@ TEST(Errors, TooSmallBufferForABindingIsAValidationErrorAtSubmit) {
   Error e = expectError(ErrorCode::Gpu, [&] { rec.submit(); });
   EXPECT_TRUE(has(e.what(), "submitting 1 dispatch(es): too small")) << e.what();
   EXPECT_EQ(rec.dispatchCount(), 0u);
+  expectDeviceStillWorks();
+}
+
+// CommandList::submit without an error scope still reports a validation error (through wgk's
+// uncaptured-error callback, which Dawn calls synchronously), as a checked submit does; the list
+// stays as it was and the device keeps working.
+TEST(Errors, CommandListValidationErrorsAreReportedCheckedOrNot) {
+  const char* wgsl =
+      "@group(0) @binding(0) var<storage, read_write> o : array<u32, 64>;\n"
+      "@compute @workgroup_size(1) fn main() { o[63] = 1u; }\n";
+  Device& dev = sharedDevice();
+  ComputePipeline p = dev.createComputePipeline(wgsl, {RW}, "fixed size");
+  Buffer small = dev.createBuffer(16, kInOut);
+  const BindingEntry entry{small.handle(), 0, 16};
+  auto group = std::make_shared<const BindGroup>(dev.createBindGroup(p, std::span(&entry, 1), "too small"));
+  CommandList cl;
+  cl.dispatch(p, group, 1);
+  for (bool checked : {false, true}) {
+    expectError(ErrorCode::Gpu, [&] { cl.submit(dev, checked); });
+    EXPECT_EQ(cl.dispatchCount(), 1u);
+  }
   expectDeviceStillWorks();
 }
 

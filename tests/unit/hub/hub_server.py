@@ -16,6 +16,8 @@ Modes:
   flaky     the first 2 requests for each path answer 503, then like ok
   fail503   always 503
   redirect  302 to the same path on http://localhost:<port>/ok/... (another host name)
+  trickle   like ok, but the body goes out one byte every 0.2 s: faster than curl's low-speed
+            limit, so only an overall deadline stops it
 """
 import http.server
 import json
@@ -96,6 +98,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if mode == "truncate" and not path.endswith("metadata.json"):
             self.wfile.write(body[: len(body) // 2])
             self.wfile.flush()
+            self.close_connection = True
+            return
+        if mode == "trickle":
+            try:
+                for i in range(len(body)):
+                    self.wfile.write(body[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(0.2)
+            except OSError:  # the client gave up: that is the point
+                pass
             self.close_connection = True
             return
         if mode == "vanish" and path.endswith("manifest.json"):

@@ -51,5 +51,45 @@ TEST(File, ReadsLargeFilesWhole) {
   std::remove(path.c_str());
 }
 
+// issue 15: a device read whole never ends (/dev/zero ran out of memory, exit 70 "internal").
+TEST(File, DevicesAndPipesAreRefusedNotReadForever) {
+  testutil::expectError([] { readFileBytes("/dev/zero"); }, ErrorCode::Io,
+                        {"'/dev/zero' is not a regular file"});
+  const std::string fifo = testing::TempDir() + "wgk_file_fifo";
+  std::remove(fifo.c_str());
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  // A FIFO without a writer: a plain open() would block forever.
+  testutil::expectError([&] { readFileBytes(fifo); }, ErrorCode::Io, {"not a regular file"});
+  std::remove(fifo.c_str());
+}
+
+// issue 15: names from a package become file names; a file always lands inside the folder.
+TEST(File, OutputPathsStayInsideTheFolder) {
+  EXPECT_EQ(pathInsideFolder("out", "Y", ".npy"), "out/Y.npy");
+  EXPECT_EQ(pathInsideFolder("out/", "Y", ".npy"), "out/Y.npy");
+  for (const char* name : {"../../ESCAPED", "/etc/passwd", "..", ".", "", "a/b"})
+    testutil::expectError([&] { pathInsideFolder("out", name, ".npy"); }, ErrorCode::Io,
+                          {"not a plain file name inside 'out'"});
+}
+
+// issue 15: an unusable output folder is found before any work (it was found after the kernel ran).
+TEST(File, OutputFolderProblemsAreIoErrors) {
+  const std::string dir = testing::TempDir() + "wgk_outdir_test";
+  const std::string file = dir + "/file";
+  mkdir(dir.c_str(), 0755);
+  writeFileAtomic(file, testutil::bytesOf("x"));
+  testutil::expectError([&] { prepareOutputFolder(file); }, ErrorCode::Io, {"exists and is not a folder"});
+  testutil::expectError([&] { prepareOutputFolder(file + "/sub/deeper"); }, ErrorCode::Io,
+                        {"'" + file + "' is a file"});
+  prepareOutputFolder(dir + "/new/nested");
+  struct stat st {};
+  EXPECT_EQ(stat((dir + "/new/nested").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISDIR(st.st_mode));
+  rmdir((dir + "/new/nested").c_str());
+  rmdir((dir + "/new").c_str());
+  std::remove(file.c_str());
+  rmdir(dir.c_str());
+}
+
 }  // namespace
 }  // namespace wgk

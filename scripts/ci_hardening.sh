@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The hardening runs of CI (issue 15, docs/reliability.md), each in its own build folder:
+#   1. fuzz:  the libFuzzer targets (fuzz/), WGK_CI_FUZZ_SECONDS (default 15) each   build-fuzz
+#   2. asan:  ASan + UBSan build of the unit suites and the GPU suites on lavapipe,
+#             then LeakSanitizer over `wgk test PKG` for every embedded package    build-asan
+#   3. tsan:  ThreadSanitizer over the threads tests (RuntimeThreads.*)              build-tsan
+# scripts/test.sh calls it after the ordinary suites (only with WGK_HARDENING=1); also runs alone:
+#   scripts/ci_hardening.sh [fuzz] [asan] [tsan]
+# Prints the seconds each step took. Fuzzing needs clang-14 + libclang-rt-14-dev (scripts/setup.sh).
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+steps=("$@")
+((${#steps[@]})) || steps=(fuzz asan tsan)
+jobs=${WGK_BUILD_JOBS:-$(nproc)}
+supp=$here/tests/sanitizers
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:suppressions=$supp/ubsan.supp"
+say() { printf 'ci_hardening: %s\n' "$*" >&2; }
+t0=$(date +%s)
+
+# The system compiler (GCC): its sanitizer runtimes are shared libraries, so libwgk.so links with
+# --no-undefined as in the ordinary build. Only the fuzz targets need clang (libFuzzer).
+configure() {  # folder, extra cmake args...
+  local dir=$1
+  shift
+  [[ -f $dir/CMakeCache.txt ]] ||
+    cmake -S "$here" -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DWGK_BUILD_EXAMPLES=OFF -DWGK_INSTALL=OFF "$@" >/dev/null
+}
+
+for step in "${steps[@]}"; do
+  s0=$(date +%s)
+  case $step in
+    fuzz)
+      WGK_FUZZ_JOBS=$jobs "$here/scripts/fuzz.sh" "${WGK_CI_FUZZ_SECONDS:-15}"
+      ;;
+    asan)
+      b=$here/build-asan
+      configure "$b" -DWGK_SANITIZE=address,undefined
+      cmake --build "$b" -j"$jobs"
+      # Leaks of Dawn / the Vulkan stack are suppressed (lsan.supp); wgk's own are failures.
+      export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:detect_odr_violation=0"
+      export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+      ctest --test-dir "$b" --output-on-failure -j"$jobs" -L unit
+      # GPU suites under ASan on lavapipe: a subset by default (a ctest -R regex) covering the
+      # device layer, the runtime's error paths, spec 2.1 constructs, threads and faults, to stay
+      # inside CI's time; WGK_ASAN_GPU_TESTS=. runs every GPU test.
+      ctest --test-dir "$b" --output-on-failure -L gpu \
+        -R "${WGK_ASAN_GPU_TESTS:-^(Buffer|Device|Errors|GpuFaults|RuntimeErrors|RuntimeThreads|Spec21Runtime|AddKernel)\.}"
+      for pkg in "$here"/packages/webgpu-kernels/*/; do
+        id=$(basename "$pkg")
+        say "LeakSanitizer: wgk test webgpu-kernels/$id"
+        "$b/wgk" test "webgpu-kernels/$id" >"$b/lsan-$id.log" 2>&1 || { cat "$b/lsan-$id.log" >&2; exit 1; }
+      done
+      unset ASAN_OPTIONS LSAN_OPTIONS
+      ;;
+    tsan)
+      b=$here/build-tsan
+      configure "$b" -DWGK_SANITIZE=thread
+      cmake --build "$b" -j"$jobs" --target gpu_runtime_test
+      TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp" \
+        "$b/tests/gpu/runtime/gpu_runtime_test" --gtest_filter='RuntimeThreads.*'
+      ;;
+    *) say "unknown step '$step' (fuzz, asan, tsan)"; exit 2 ;;
+  esac
+  say "$step done in $(($(date +%s) - s0)) s"
+done
+say "all done in $(($(date +%s) - t0)) s"

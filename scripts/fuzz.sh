@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Runs wgk's libFuzzer targets (fuzz/, docs/reliability.md "Fuzzing"):
+#   scripts/fuzz.sh 10                 each target for 10 s (CI runs this)
+#   scripts/fuzz.sh --runs 10000000    each target for 10 million executions (the campaign)
+#   scripts/fuzz.sh 60 fuzz_expr       one target
+# Builds the targets first (clang-14, ASan + UBSan + libFuzzer, only the layers they need) in
+# ${WGK_FUZZ_BUILD_DIR:-build-fuzz}. Seeds come from scripts/fuzz_corpus.py; what the fuzzer adds
+# stays in <build>/corpus/<target>. A crash, leak, UB report or an input slower than
+# WGK_FUZZ_TIMEOUT (default 10 s) is a finding: saved under <build>/findings/<target>/, and the
+# script exits 1 after running the rest. Prints one line per target: executions, seconds, result.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${WGK_FUZZ_BUILD_DIR:-$here/build-fuzz}
+mode=(-max_total_time="${1:?usage: fuzz.sh SECONDS|--runs N [targets...]}")
+if [[ $1 == --runs ]]; then mode=(-runs="${2:?--runs N}"); shift; fi
+shift
+targets=("$@")
+((${#targets[@]})) || targets=(fuzz_expr fuzz_template fuzz_manifest fuzz_loaders fuzz_tensor_files fuzz_planner)
+
+if [[ ! -f $build/CMakeCache.txt ]]; then
+  CC=${WGK_FUZZ_CC:-clang-14} CXX=${WGK_FUZZ_CXX:-clang++-14} cmake -S "$here" -B "$build" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWGK_FUZZ=ON -DWGK_BUILD_TESTS=OFF -DWGK_BUILD_EXAMPLES=OFF \
+    -DWGK_INSTALL=OFF >/dev/null
+fi
+cmake --build "$build" -j"${WGK_FUZZ_JOBS:-2}" --target wgk_fuzz_all >/dev/null
+python3 "$here/scripts/fuzz_corpus.py" "$build/seeds" >/dev/null
+
+failed=0
+for t in "${targets[@]}"; do
+  corpus=$build/corpus/$t findings=$build/findings/$t log=$build/logs/$t.log
+  mkdir -p "$corpus" "$findings" "$build/logs"
+  extra=()
+  case $t in fuzz_manifest | fuzz_loaders | fuzz_template) extra=(-max_len=65536) ;; esac
+  rc=0
+  # detect_leaks: a leak is a finding too. UBSan halts (built with -fno-sanitize-recover).
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+    "$build/fuzz/$t" "${mode[@]}" -timeout="${WGK_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2560 \
+    -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" "${extra[@]}" \
+    "$corpus" "$build/seeds/$t" >"$log" 2>&1 || rc=$?
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
+  if ((rc == 0)); then
+    echo "fuzz.sh: $t: ${runs:-?} executions in ${secs:-?} s, no finding"
+  else
+    failed=1
+    echo "fuzz.sh: $t: FINDING after ${runs:-?} executions (exit $rc); $log; inputs in $findings/:" >&2
+    grep -m3 -E 'ERROR: |runtime error|SUMMARY|Test unit written' "$log" >&2 || tail -5 "$log" >&2
+  fi
+done
+exit $failed

@@ -1,0 +1,162 @@
+// wgk chain [PACKAGE...] [--calls N] [--repeat R] [--batch B] [--tag TAG | --case NAME]
+//   [--step | --no-step] [--step-hidden H] [--warm-calls N] [--json] [--out FILE] [hub options]
+// Per-op time of N back-to-back calls on GPU-resident tensors (issue 14), for each package's
+// decode cases and the decode step (FastGelu -> RMSNormalization -> GemmaRotaryEmbedding -> Add),
+// unbatched, batched and replayed (src/harness/chain_runner.h), with the warm single-call host
+// time. A table on stdout (or the JSON with --json), progress on stderr, the evidence file with
+// --out. Exit 1 when a chain or a mode failed, or batched/replayed buffers differ from single calls.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/support_runtime.h"
+#include "harness/chain_runner.h"
+#include "wgk/error.h"
+
+namespace wgk::cli {
+namespace {
+
+struct ChainArgs {
+  std::vector<std::string> packages;
+  harness::ChainOptions options;
+  bool step = false, noStep = false, json = false;
+  int64_t stepHidden = 2048;
+  std::string out;
+  HubCliOptions hub;
+};
+
+const char* const kStepRepos[] = {
+    "webgpu-kernels/com.microsoft.FastGelu", "webgpu-kernels/ai.onnx.RMSNormalization",
+    "webgpu-kernels/com.microsoft.GemmaRotaryEmbedding", "webgpu-kernels/ai.onnx.Add"};
+
+std::string cell(const harness::ChainModeResult& m) {
+  if (!m.ran) return "failed";
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.2f (%.2f)", m.perOpUsMedian, m.submitUsPerOpMedian);
+  return buf;
+}
+
+std::string sameBits(const harness::ChainResult& r) {
+  auto one = [](const harness::ChainModeResult& m) {
+    return m.bitIdentical < 0 ? "-" : m.bitIdentical ? "yes" : "NO";
+  };
+  return std::string(one(r.batched)) + "/" + one(r.replayed);
+}
+
+bool failed(const harness::ChainResult& r) {
+  if (!r.error.empty()) return true;
+  for (const auto* m : {&r.unbatched, &r.batched, &r.replayed})
+    if (!m->ran || m->bitIdentical == 0) return true;
+  return false;
+}
+
+void printTable(const std::vector<harness::ChainResult>& results, const ChainArgs& a,
+                const std::string& device) {
+  std::printf(
+      "Chains on %s: us per op of back-to-back calls on GPU-resident tensors, median of %d repetitions\n"
+      "(host submit part in parentheses); batched: %s; replayed: one graph of the chain per replay.\n"
+      "warm call: host us of one Kernel::call; call+wait: one call and a wait for it.\n\n",
+      device.c_str(), a.options.repeat,
+      a.options.batchSize ? ("batches of " + std::to_string(a.options.batchSize) + " calls").c_str()
+                          : "all calls of a repetition in one batch");
+  std::printf("%-58s %6s %18s %18s %18s %9s %9s %9s\n", "chain", "calls", "unbatched", "batched", "replayed",
+              "warm call", "call+wait", "same bits");
+  for (const auto& r : results) {
+    if (!r.error.empty() && !r.unbatched.ran) {
+      std::printf("%-58s %s\n", r.name.c_str(), r.error.c_str());
+      continue;
+    }
+    std::printf("%-58s %6lld %18s %18s %18s %9.2f %9.2f %9s\n", r.name.c_str(),
+                static_cast<long long>(r.calls), cell(r.unbatched).c_str(), cell(r.batched).c_str(),
+                cell(r.replayed).c_str(), r.warmCallUsMedian, r.callWaitUsMedian, sameBits(r).c_str());
+    for (const auto* m : {&r.unbatched, &r.batched, &r.replayed})
+      if (!m->error.empty()) std::printf("  %s\n", m->error.c_str());
+  }
+  using T = harness::ChainTargets;
+  std::printf(
+      "\ntargets (H200): batched <= %g us/op, replayed <= %g us/op, unbatched <= %g us/op, warm call <= %g "
+      "us\n",
+      T::batched, T::replayed, T::unbatched, T::warmCall);
+}
+
+void writeJson(const std::string& path, const nlohmann::json& j) {
+  std::ofstream out(path);
+  if (!out) throw Error(ErrorCode::Io, "cannot write evidence file '" + path + "'");
+  out << j.dump(1) << "\n";
+  if (!out) throw Error(ErrorCode::Io, "writing evidence file '" + path + "' failed");
+}
+
+void runChains(const ChainArgs& a) {
+  const bool named = !a.packages.empty();
+  const std::vector<std::string> packages = named ? a.packages : embeddedPackageRepos();
+  const bool step = !a.noStep && (a.step || (!named && a.options.caseName.empty()));
+  auto rt = openRuntime(a.hub);
+  std::vector<harness::ChainResult> results;
+  for (const auto& p : packages) {
+    std::fprintf(stderr, "chain: %s\n", p.c_str());
+    Kernel kernel = withContext("while loading " + p, [&] { return rt->load(p, loadOptionsFor(a.hub)); });
+    for (auto& r : harness::runCaseChains(*rt, kernel, a.options)) results.push_back(std::move(r));
+  }
+  if (!a.options.caseName.empty() && results.empty())
+    throw Error(ErrorCode::NotFound, "no package has a bench case named '" + a.options.caseName + "'");
+  if (step) {
+    std::fprintf(stderr, "chain: the decode step\n");
+    harness::DecodeStepKernels k;
+    Kernel* slots[] = {&k.fastGelu, &k.rmsNorm, &k.rotary, &k.add};
+    for (size_t i = 0; i < 4; ++i)
+      *slots[i] = withContext(std::string("while loading the decode step's ") + kStepRepos[i],
+                              [&] { return rt->load(kStepRepos[i], loadOptionsFor(a.hub)); });
+    results.push_back(harness::runDecodeStepChain(*rt, k, a.stepHidden, a.options));
+  }
+  const nlohmann::json evidence = harness::chainEvidenceJson(results, a.options, rt->device(), WGK_VERSION);
+  if (!a.out.empty()) {
+    writeJson(a.out, evidence);
+    std::fprintf(stderr, "chain: wrote %s\n", a.out.c_str());
+  }
+  if (a.json) {
+    std::cout << evidence.dump(2) << "\n";
+  } else {
+    const auto& info = rt->device().adapterInfoStrings;
+    printTable(results, a, info.count("description") ? info.at("description") : "?");
+  }
+  for (const auto& r : results)
+    if (failed(r)) exitCode().value = 1;
+}
+
+void addChainCommand(CLI::App& app) {
+  auto a = std::make_shared<ChainArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "chain", "Per-op time of N back-to-back calls at decode sizes: unbatched, batched, replayed");
+  cmd->add_option("packages", a->packages, "repo ids or package folders (default: every embedded package)");
+  cmd->add_option("--calls,-n", a->options.calls, "calls per chain and repetition (default 2000)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--repeat", a->options.repeat, "timed repetitions per mode (default 5)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--batch", a->options.batchSize, "calls per Batch in batched mode (default 0: all in one)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option(
+         "--warm-calls", a->options.warmCalls,
+         "single calls timed one by one for the warm-call host time (default 200; 20 more with a wait)")
+      ->check(CLI::PositiveNumber);
+  auto* kase = cmd->add_option("--case", a->options.caseName, "only this bench case");
+  cmd->add_option("--tag", a->options.tag, "bench cases with this tag (default decode)")->excludes(kase);
+  auto* step = cmd->add_flag("--step", a->step, "also run the decode step when packages are named");
+  cmd->add_flag("--no-step", a->noStep, "skip the decode step")->excludes(step);
+  cmd->add_option("--step-hidden", a->stepHidden,
+                  "the decode step's hidden size (multiple of 256; default 2048)");
+  cmd->add_flag("--json", a->json, "print the evidence JSON on stdout instead of the table");
+  cmd->add_option("--out", a->out, "write the evidence file (format wgk-chain/1)");
+  addHubOptions(cmd, a->hub);
+  cmd->callback([a] {
+    a->options.callWaitCalls = std::min(a->options.callWaitCalls, a->options.warmCalls);
+    runChains(*a);
+  });
+}
+
+}  // namespace
+
+WGK_REGISTER_COMMAND(addChainCommand);
+
+}  // namespace wgk::cli

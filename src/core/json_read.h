@@ -1,0 +1,43 @@
+// core/json_read.h — the one way wgk parses JSON text (manifests, metadata, test.json, bench.json,
+// lock files, tuning tables, device profiles, --attr values, evidence, cached Hub packages).
+//
+// JSON from a package is untrusted. nlohmann's parser is iterative, but everything that walks the
+// result afterwards (conversion, copy, dump(), wgk's own readers) recurses, so a document nested
+// 50,000 deep would overflow the stack far from the parse. The depth is therefore bounded here, at
+// parse time, once for every caller; duplicate keys in an object are refused too (nlohmann would
+// silently keep the last, so two readers of one file could disagree about what it says).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace wgk {
+
+// Deep enough for every real document (manifests nest about 8 levels), shallow enough that any
+// recursive walk of the result stays far inside the stack.
+inline constexpr int kMaxJsonDepth = 64;
+
+// Error(Parse) "<what> is not valid JSON: ..." / "<what>: JSON nested deeper than 64 levels" /
+// "<what>: duplicate key 'k' in an object".
+nlohmann::json parseJson(std::string_view text, const std::string& what);
+nlohmann::ordered_json parseOrderedJson(std::string_view text, const std::string& what);
+
+// Like parseJson, but returns a discarded value (is_discarded()) when the text is not JSON at all;
+// still throws for too-deep nesting and duplicate keys, which are never a bare string.
+nlohmann::json parseJsonOrDiscarded(std::string_view text, const std::string& what);
+
+// Reads the file (Error(Io) when it cannot be opened) and parses it; `what` defaults to 'file'.
+nlohmann::json readJsonFile(const std::string& file);
+nlohmann::ordered_json readOrderedJsonFile(const std::string& file);
+
+// j.dump() cut to `maxChars` characters with "..." (for messages; j is already depth-bounded).
+template <class J>
+std::string jsonExcerpt(const J& j, size_t maxChars = 80) {
+  std::string s = j.dump();
+  if (s.size() > maxChars) s = s.substr(0, maxChars) + "...";
+  return s;
+}
+
+}  // namespace wgk

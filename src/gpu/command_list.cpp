@@ -1,0 +1,179 @@
+// CommandList: resolved GPU commands, re-encoded and submitted on every submit().
+#include "gpu/command_list.h"
+
+#include "gpu/device.h"
+#include "gpu/device_state.h"
+#include "gpu/error_scope.h"
+#include "wgk/error.h"
+
+namespace wgk::gpu {
+
+void CommandList::dispatch(const ComputePipeline& pipeline, std::shared_ptr<const BindGroup> group,
+                           uint32_t x, uint32_t y, uint32_t z) {
+  if (!pipeline || !group || !*group)
+    throw Error(ErrorCode::Internal, "CommandList::dispatch without a pipeline or bind group");
+  Cmd c;
+  c.kind = Kind::Dispatch;
+  c.x = x, c.y = y, c.z = z;
+  c.pipeline = pipeline.handle();
+  c.group = group->handle();
+  cmds_.push_back(c);
+  groups_.emplace_back(pipeline, std::move(group));
+  ++dispatches_;
+}
+
+void CommandList::clear(WGPUBuffer buffer, uint64_t offset, uint64_t size) {
+  if (size == 0) return;
+  Cmd c;
+  c.kind = Kind::Clear;
+  c.dst = buffer, c.dstOffset = offset, c.size = size;
+  cmds_.push_back(c);
+}
+
+void CommandList::copy(WGPUBuffer src, uint64_t srcOffset, WGPUBuffer dst, uint64_t dstOffset,
+                       uint64_t size) {
+  if (size == 0) return;
+  Cmd c;
+  c.kind = Kind::Copy;
+  c.src = src, c.srcOffset = srcOffset, c.dst = dst, c.dstOffset = dstOffset, c.size = size;
+  cmds_.push_back(c);
+}
+
+void CommandList::boundary() {
+  if (!cmds_.empty() && cmds_.back().kind != Kind::Boundary) cmds_.push_back(Cmd{Kind::Boundary});
+}
+
+void CommandList::rollback(Mark m) {
+  if (m.commands < cmds_.size()) cmds_.resize(m.commands);
+  if (m.keep < groups_.size()) groups_.resize(m.keep);
+  dispatches_ = m.dispatches;
+}
+
+void CommandList::reserve(size_t commands) {
+  cmds_.reserve(commands);
+  groups_.reserve(commands);
+}
+
+// One command encoder per segment; consecutive dispatches share a compute pass (WebGPU makes each
+// dispatch see the writes of the ones before it, so a pass boundary adds nothing but cost). Timed:
+// each dispatch gets its own pass with timestamp writes 2i and 2i + 1, resolved at the end.
+void CommandList::encodeSegments(DeviceState& s, std::span<const Copy> before, bool timed) const {
+  const Procs& p = procs();
+  WGPUCommandEncoder enc = nullptr;
+  WGPUComputePassEncoder pass = nullptr;
+  WGPUComputePipeline bound = nullptr;
+  uint32_t dispatchIndex = 0;
+  auto endPass = [&] {
+    if (!pass) return;
+    p.ComputePassEncoderEnd(pass);
+    p.ComputePassEncoderRelease(pass);
+    pass = nullptr;
+    bound = nullptr;
+  };
+  auto flush = [&](bool last) {
+    endPass();
+    if (!enc) return;
+    if (last && timed) {
+      p.CommandEncoderResolveQuerySet(enc, s.querySet, 0, 2 * dispatchIndex, s.queryResolve, 0);
+      p.CommandEncoderCopyBufferToBuffer(enc, s.queryResolve, 0, s.queryStaging, 0, 16ull * dispatchIndex);
+    }
+    WGPUCommandBuffer cb = p.CommandEncoderFinish(enc, nullptr);
+    p.QueueSubmit(s.queue, 1, &cb);
+    p.CommandBufferRelease(cb);
+    p.CommandEncoderRelease(enc);
+    enc = nullptr;
+  };
+  enc = p.DeviceCreateCommandEncoder(s.device, nullptr);
+  for (const Copy& c : before)
+    p.CommandEncoderCopyBufferToBuffer(enc, c.src, c.srcOffset, c.dst, c.dstOffset, c.size);
+  for (const Cmd& c : cmds_) {
+    if (c.kind == Kind::Boundary) {
+      flush(false);
+      continue;
+    }
+    if (!enc) enc = p.DeviceCreateCommandEncoder(s.device, nullptr);
+    switch (c.kind) {
+      case Kind::Dispatch: {
+        const uint32_t i = dispatchIndex++;
+        if (c.x == 0 || c.y == 0 || c.z == 0) break;
+        if (timed) {
+          endPass();
+          WGPUPassTimestampWrites tw = WGPU_PASS_TIMESTAMP_WRITES_INIT;
+          tw.querySet = s.querySet;
+          tw.beginningOfPassWriteIndex = 2 * i;
+          tw.endOfPassWriteIndex = 2 * i + 1;
+          WGPUComputePassDescriptor pd = WGPU_COMPUTE_PASS_DESCRIPTOR_INIT;
+          pd.timestampWrites = &tw;
+          pass = p.CommandEncoderBeginComputePass(enc, &pd);
+        } else if (!pass) {
+          pass = p.CommandEncoderBeginComputePass(enc, nullptr);
+        }
+        if (c.pipeline != bound) p.ComputePassEncoderSetPipeline(pass, bound = c.pipeline);
+        p.ComputePassEncoderSetBindGroup(pass, 0, c.group, 0, nullptr);
+        p.ComputePassEncoderDispatchWorkgroups(pass, c.x, c.y, c.z);
+        break;
+      }
+      case Kind::Clear:
+        endPass();
+        p.CommandEncoderClearBuffer(enc, c.dst, c.dstOffset, c.size);
+        break;
+      case Kind::Copy:
+        endPass();
+        p.CommandEncoderCopyBufferToBuffer(enc, c.src, c.srcOffset, c.dst, c.dstOffset, c.size);
+        break;
+      case Kind::Boundary:
+        break;
+    }
+  }
+  if (timed && !enc && dispatchIndex) enc = p.DeviceCreateCommandEncoder(s.device, nullptr);
+  flush(true);
+}
+
+void CommandList::submit(Device& device, bool checked) const {
+  submit(device, checked, {});
+}
+
+void CommandList::submit(Device& device, bool checked, std::span<const Copy> before) const {
+  DeviceState& s = *device.state();
+  s.checkAlive();
+  if (cmds_.empty() && before.empty()) return;
+  // Without a callback of wgk's own (a wrapped device) only a scope sees validation errors.
+  if (checked || !s.owned) {
+    ErrorScope scope(s);
+    encodeSegments(s, before, false);
+    scope.check();
+  } else {
+    encodeSegments(s, before, false);
+  }
+  s.raiseUncaptured();
+}
+
+std::vector<uint64_t> CommandList::submitTimed(Device& device) const {
+  DeviceState& s = *device.state();
+  s.checkAlive();
+  std::vector<uint64_t> ns(dispatches_, 0);
+  if (cmds_.empty()) return ns;
+  const uint32_t n = static_cast<uint32_t>(dispatches_);
+  if (n) ensureQueryCapacity(s, 2 * n);
+  {
+    ErrorScope scope(s);
+    encodeSegments(s, {}, n > 0);
+    scope.check();
+  }
+  s.waitQueueIdle();
+  if (n) {
+    std::vector<uint64_t> stamps(2 * n);
+    s.mapAndCopy(s.queryStaging, 16ull * n, 0, stamps.data(), 16ull * n);
+    size_t i = 0;
+    for (const Cmd& c : cmds_) {
+      if (c.kind != Kind::Dispatch) continue;
+      const bool ran = c.x && c.y && c.z;
+      ns[i] = ran && stamps[2 * i + 1] > stamps[2 * i] ? stamps[2 * i + 1] - stamps[2 * i] : 0;
+      ++i;
+    }
+  }
+  s.raiseUncaptured();
+  return ns;
+}
+
+}  // namespace wgk::gpu

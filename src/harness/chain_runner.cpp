@@ -1,0 +1,172 @@
+// `wgk chain`: chains of one bench case or of the decode step in every mode (chain_runner.h).
+#include "harness/chain_runner.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/device_profile.h"
+#include "harness/bench_runner.h"
+#include "harness/chain_internal.h"
+#include "package/package.h"
+#include "runtime/runtime_impl.h"
+#include "wgk/error.h"
+
+namespace wgk::harness {
+namespace {
+
+nlohmann::json measured(double v) {
+  return v >= 0 ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+// Runs one mode, turning its wgk::Error into the mode's error (the chain goes on with the next).
+template <class Fn>
+ChainModeResult guarded(Runtime& rt, Fn&& fn) {
+  try {
+    return fn();
+  } catch (const Error& e) {
+    ChainModeResult m;
+    m.error = e.what();
+    try {
+      rt.waitIdle();
+    } catch (const Error&) {  // the mode's error is the one to report
+    }
+    return m;
+  }
+}
+
+bool sameBytes(const std::vector<HostTensor>& a, const std::vector<HostTensor>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i)
+    if (a[i].byteSize() != b[i].byteSize() ||
+        !std::equal(a[i].bytes().begin(), a[i].bytes().end(), b[i].bytes().begin()))
+      return false;
+  return true;
+}
+
+ChainResult runChain(Runtime& rt, ChainResult r, const chain::Builder& build, const ChainOptions& options) {
+  r.calls = (options.calls + r.cycle - 1) / r.cycle * r.cycle;
+  std::vector<HostTensor> base, other;
+  r.unbatched =
+      guarded(rt, [&] { return chain::runUnbatched(rt, build, r.calls, options, &base, &r.variants); });
+  r.batched = guarded(rt, [&] { return chain::runBatched(rt, build, r.calls, options, &other); });
+  if (r.unbatched.ran && r.batched.ran) r.batched.bitIdentical = sameBytes(base, other) ? 1 : 0;
+  r.replayed = guarded(rt, [&] { return chain::runReplayed(rt, build, r.calls, options, &other); });
+  if (r.unbatched.ran && r.replayed.ran) r.replayed.bitIdentical = sameBytes(base, other) ? 1 : 0;
+  if (r.unbatched.ran) {
+    try {
+      chain::timeSingleCalls(rt, build, options, r);
+    } catch (const Error& e) {
+      r.error = std::string("timing single calls: ") + e.what();
+    }
+  }
+  return r;
+}
+
+void checkOptions(const ChainOptions& o) {
+  if (o.calls < 1) throw Error(ErrorCode::InvalidArgument, "--calls must be at least 1");
+  if (o.repeat < 1) throw Error(ErrorCode::InvalidArgument, "--repeat must be at least 1");
+  if (o.batchSize < 0) throw Error(ErrorCode::InvalidArgument, "--batch must not be negative");
+  if (o.warmCalls < 1 || o.callWaitCalls < 1)
+    throw Error(ErrorCode::InvalidArgument, "the single-call counts must be at least 1");
+}
+
+}  // namespace
+
+nlohmann::json ChainModeResult::toJson() const {
+  if (!ran) return {{"error", error.empty() ? "not run" : error}};
+  nlohmann::json j = {{"per_op_us_median", perOpUsMedian},
+                      {"per_op_us_min", perOpUsMin},
+                      {"submit_us_per_op_median", submitUsPerOpMedian},
+                      {"total_ms_median", totalMsMedian},
+                      {"submits", submits}};
+  if (captureMs >= 0) j["capture_ms"] = captureMs;
+  if (dispatches >= 0) j["dispatches"] = dispatches;
+  if (bitIdentical >= 0) j["bitIdentical"] = bitIdentical == 1;
+  return j;
+}
+
+nlohmann::json ChainResult::toJson() const {
+  nlohmann::json j = {
+      {"name", name},
+      {"case", caseName},
+      {"ops", ops},
+      {"tags", tags},
+      {"variants", variants},
+      {"calls", calls},
+      {"cycle", cycle},
+      {"fedBack", fedBack},
+      {"warm_call_us_median", measured(warmCallUsMedian)},
+      {"call_wait_us_median", measured(callWaitUsMedian)},
+      {"modes",
+       {{"unbatched", unbatched.toJson()}, {"batched", batched.toJson()}, {"replayed", replayed.toJson()}}}};
+  if (!error.empty()) j["error"] = error;
+  return j;
+}
+
+std::vector<ChainResult> runCaseChains(Runtime& rt, Kernel& kernel, const ChainOptions& options) {
+  checkOptions(options);
+  const std::string opId = kernel.source().opId;
+  const std::string file = (kernel.impl().planner().package().webgpuDir() / "bench.json").string();
+  const package::BenchFile bench = package::loadBenchFile(file);
+  // --case names one case of one of the packages: the others have none to run.
+  if (!options.caseName.empty() && !bench.findCase(options.caseName)) return {};
+  BenchSelection sel;
+  sel.caseName = options.caseName;
+  sel.tag = options.caseName.empty() ? options.tag : "";
+  std::vector<ChainResult> out;
+  for (const package::BenchCase* c : selectCases(bench, sel, opId)) {
+    ChainResult r;
+    r.name = opId + "/" + c->name;
+    r.caseName = c->name;
+    r.ops = {opId};
+    r.tags = c->tags;
+    chain::Builder build;
+    try {
+      build = chain::caseBuilder(kernel, *c, &r.fedBack);
+    } catch (const Error& e) {  // e.g. no variant for this case on this device
+      r.error = e.what();
+      out.push_back(std::move(r));
+      continue;
+    }
+    r.cycle = r.fedBack ? 2 : 1;
+    out.push_back(runChain(rt, std::move(r), build, options));
+  }
+  return out;
+}
+
+ChainResult runDecodeStepChain(Runtime& rt, DecodeStepKernels& k, int64_t hidden,
+                               const ChainOptions& options) {
+  checkOptions(options);
+  ChainResult r;
+  r.caseName = "decode_step_1x" + std::to_string(hidden) + "_f16";
+  r.name = "decode_step/" + r.caseName;
+  for (const Kernel* kernel : {&k.fastGelu, &k.rmsNorm, &k.rotary, &k.add})
+    r.ops.push_back(kernel->source().opId);
+  r.tags = {"decode"};
+  r.cycle = 4;
+  r.fedBack = true;
+  const chain::Builder build = chain::decodeStepBuilder(k, hidden);
+  return runChain(rt, std::move(r), build, options);
+}
+
+nlohmann::json chainEvidenceJson(const std::vector<ChainResult>& results, const ChainOptions& options,
+                                 const DeviceProfile& device, const std::string& wgkVersion) {
+  nlohmann::json j;
+  j["format"] = "wgk-chain/1";
+  j["wgkVersion"] = wgkVersion;
+  j["date"] = utcNow();
+  j["host"] = hostInfo();
+  j["device"] = toJson(device);
+  j["calls"] = options.calls;
+  j["repeat"] = options.repeat;
+  j["batchSize"] = options.batchSize;
+  j["targets"] = {{"batched_us_per_op", ChainTargets::batched},
+                  {"replayed_us_per_op", ChainTargets::replayed},
+                  {"unbatched_us_per_op", ChainTargets::unbatched},
+                  {"warm_call_us", ChainTargets::warmCall}};
+  j["chains"] = nlohmann::json::array();
+  for (const auto& r : results) j["chains"].push_back(r.toJson());
+  return j;
+}
+
+}  // namespace wgk::harness

@@ -1,0 +1,282 @@
+// Batch (many calls, one submission) and Graph (recorded calls replayed with new input data):
+// include/wgk/batch.h. Both record through KernelImpl::resolve / record (kernel_call.cpp) into a
+// gpu::CommandList; a Graph keeps that list, with everything it references, and re-submits it.
+#include "runtime/batch_impl.h"
+
+#include <algorithm>
+
+#include "wgk/error.h"
+
+namespace wgk {
+namespace {
+const std::map<std::string, expr::Value> kNoTunables;
+
+std::string callList(const std::vector<std::string>& names) {
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < 6; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > 6) out += ", ...";
+  return out;
+}
+
+std::string describe(DType dtype, const Shape& shape) {
+  std::string out = std::string(dtypeName(dtype)) + " [";
+  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
+  return out + "]";
+}
+
+bool overlaps(WGPUBuffer b, uint64_t offset, uint64_t size, const Bound& r) {
+  return b == r.buffer && offset < r.offset + r.size && r.offset < offset + size;
+}
+}  // namespace
+
+// ---- Batch ------------------------------------------------------------------------------------
+
+BatchImpl::BatchImpl(RuntimeImpl& runtime, bool capture) : rt_(runtime), capture_(capture) {}
+
+BatchImpl::~BatchImpl() = default;
+
+void BatchImpl::checkOptions(const KernelImpl& k, const CallOptions& options) const {
+  if (&k.runtime() != &rt_)
+    throw Error(ErrorCode::InvalidArgument, "the kernel was loaded by another wgk::Runtime than the batch's");
+  if (options.placement == OutputPlacement::Host)
+    throw Error(ErrorCode::InvalidArgument,
+                "a batch leaves outputs on the device: OutputPlacement::Host is not available "
+                "(download the outputs after submit)");
+  if (options.timestamps)
+    throw Error(ErrorCode::InvalidArgument,
+                "timestamps are not available in a batch (time a single call with timestamps, or the "
+                "batch on the host)");
+}
+
+// Graph inputs: what a call reads that no earlier call of the capture wrote; then what it writes.
+void BatchImpl::noteTensors(const PreparedPlan& pp, const std::map<std::string, TensorRef>& inputs,
+                            const std::vector<Bound>& slots, size_t index) {
+  for (size_t i = 0; i < pp.slots.size(); ++i) {
+    const PlanSlot& s = pp.slots[i];
+    if (s.kind != PlanSlot::Kind::Input && s.kind != PlanSlot::Kind::InOut) continue;
+    const Bound& b = slots[i];
+    const bool written = std::any_of(produced_.begin(), produced_.end(),
+                                     [&](const Bound& r) { return overlaps(b.buffer, b.offset, b.size, r); });
+    const bool known = std::any_of(inputs_.begin(), inputs_.end(), [&](const GraphInputSlot& g) {
+      return g.target == b.buffer && g.offset == b.offset;
+    });
+    if (written || known) continue;
+    const bool taken = std::any_of(inputs_.begin(), inputs_.end(),
+                                   [&](const GraphInputSlot& g) { return g.input.name == s.name; });
+    GraphInputSlot g;
+    g.input = {taken ? std::to_string(index) + "." + s.name : s.name, s.dtype, s.shape};
+    g.target = b.buffer;
+    g.offset = b.offset;
+    g.bytes = s.bytes;
+    g.layout = s.layout;
+    g.fromHost = inputs.at(s.name).onHost();
+    inputs_.push_back(std::move(g));
+  }
+  for (size_t i = 0; i < pp.slots.size(); ++i)
+    if (pp.slots[i].kind == PlanSlot::Kind::Output || pp.slots[i].kind == PlanSlot::Kind::InOut)
+      produced_.push_back(slots[i]);
+}
+
+std::map<std::string, DeviceTensor> BatchImpl::call(const Kernel& kernel,
+                                                    const std::map<std::string, TensorRef>& inputs,
+                                                    const CallOptions& options) {
+  if (!kernel) throw Error(ErrorCode::InvalidArgument, "calling an empty wgk::Kernel in a batch");
+  KernelImpl& k = kernel.impl();
+  const size_t index = calls_.size();
+  try {
+    checkOptions(k, options);
+    ResolvedCall rc = k.resolve(inputs, options, kNoTunables);
+    rc.toHost = false;  // Auto with host inputs still leaves outputs on the device
+    CallRecord rec;
+    rec.prepared = rc.prepared;
+    rec.pool = rt_.poolPtr();
+    CallResult result;
+    {
+      std::lock_guard lock(rt_.gpuMutex());
+      const gpu::CommandList::Mark mark = commands_.mark();
+      try {
+        k.record(rc, inputs, options, RecordMode::Batch, commands_, &rec, result, slots_);
+      } catch (...) {
+        commands_.rollback(mark);  // rec and result give their buffers back on the way out
+        throw;
+      }
+    }
+    noteTensors(*rc.prepared, inputs, slots_, index);
+    calls_.push_back(std::move(rec));
+    names_.push_back(k.source().opId);
+    return std::move(result.device);
+  } catch (Error& e) {
+    e.with("recording call " + std::to_string(index) + " (" + k.source().opId + ") of the " +
+           (capture_ ? "graph capture" : "batch"));
+    throw;
+  }
+}
+
+void BatchImpl::discard() {
+  commands_.reset();
+  calls_.clear();  // staging buffers and kept tensors go back to the pool
+  names_.clear();
+  produced_.clear();
+  inputs_.clear();
+}
+
+void BatchImpl::submit() {
+  if (capture_)
+    throw Error(ErrorCode::InvalidArgument,
+                "the batch of a graph capture is not submitted: Runtime::capture returns a Graph to replay");
+  if (calls_.empty()) return;
+  std::lock_guard lock(rt_.gpuMutex());
+  try {
+    commands_.submit(rt_.device(), /*checked=*/false);
+  } catch (Error& e) {
+    e.with("submitting a batch of " + std::to_string(calls_.size()) + " call(s): " + callList(names_));
+    discard();
+    throw;
+  }
+  discard();
+  rt_.pool().trim();
+}
+
+std::unique_ptr<GraphImpl> BatchImpl::toGraph() {
+  auto g = std::make_unique<GraphImpl>(rt_);
+  g->commands = std::move(commands_);
+  g->calls = std::move(calls_);
+  g->names = std::move(names_);
+  for (GraphInputSlot& s : inputs_) g->publicInputs.push_back(s.input);
+  g->inputs = std::move(inputs_);
+  discard();
+  return g;
+}
+
+// ---- Graph ------------------------------------------------------------------------------------
+
+const GraphInputSlot& GraphImpl::find(const std::string& name) const {
+  for (const GraphInputSlot& s : inputs)
+    if (s.input.name == name) return s;
+  std::string known;
+  for (const GraphInputSlot& s : inputs) known += (known.empty() ? "" : ", ") + s.input.name;
+  throw Error(ErrorCode::InvalidArgument,
+              "the graph has no input '" + name + "' (its inputs: " + (known.empty() ? "none" : known) + ")");
+}
+
+// Every check before anything is written: a refused replay changes nothing.
+void GraphImpl::check(const std::map<std::string, TensorRef>& replayInputs) const {
+  for (const auto& [name, ref] : replayInputs) {
+    const GraphInputSlot& s = find(name);
+    if (ref.dtype() != s.input.dtype || ref.shape() != s.input.shape)
+      throw Error(ErrorCode::InvalidArgument,
+                  "replay input '" + name + "' is " + describe(ref.dtype(), ref.shape()) +
+                      "; the graph was captured with " + describe(s.input.dtype, s.input.shape) +
+                      ": dtypes and shapes are fixed at capture (capture another graph for new ones)");
+    if (ref.onHost()) continue;
+    rt.checkGpuTensor(name, ref.gpu(), /*forBinding=*/false);
+    if (!s.layout.identity())
+      throw Error(ErrorCode::InvalidArgument,
+                  "replay input '" + name + "' is stored converted on the device: pass a host tensor");
+  }
+}
+
+void GraphImpl::replay(const std::map<std::string, TensorRef>& replayInputs) {
+  try {
+    check(replayInputs);
+    std::lock_guard lock(rt.gpuMutex());
+    gpu::Device& dev = rt.device();
+    before.clear();
+    for (const auto& [name, ref] : replayInputs) {
+      const GraphInputSlot& s = find(name);
+      if (ref.onHost()) {
+        if (s.bytes && s.layout.identity()) {
+          dev.write(s.target, s.offset, ref.host().bytes().data(), s.bytes);
+        } else if (s.bytes) {
+          const std::vector<std::byte> words = runtime::toDevice(ref.host(), s.layout, name);
+          dev.write(s.target, s.offset, words.data(), words.size());
+        }
+        continue;
+      }
+      const GpuTensor& g = ref.gpu();
+      if (g.buffer == s.target && g.offset == s.offset) continue;  // already there
+      const uint64_t size =
+          std::min({(s.bytes + 3) & ~uint64_t{3}, (gpu::bufferSize(g.buffer) - g.offset) & ~uint64_t{3},
+                    (gpu::bufferSize(s.target) - s.offset) & ~uint64_t{3}});
+      if (size) before.push_back({g.buffer, s.target, g.offset, s.offset, size});
+    }
+    commands.submit(dev, /*checked=*/false, before);
+  } catch (Error& e) {
+    e.with("replaying a graph of " + std::to_string(calls.size()) + " call(s): " + callList(names));
+    throw;
+  }
+}
+
+// ---- RuntimeImpl and the public facades -------------------------------------------------------
+
+Batch RuntimeImpl::batch() {
+  return Batch(std::make_unique<BatchImpl>(*this, false));
+}
+
+Graph RuntimeImpl::capture(const std::function<void(Batch&)>& record) {
+  if (!record) throw Error(ErrorCode::InvalidArgument, "Runtime::capture: the record function is empty");
+  Batch b(std::make_unique<BatchImpl>(*this, true));
+  withContext("capturing a graph", [&] { record(b); });
+  if (!b.impl_)
+    throw Error(ErrorCode::InvalidArgument, "capturing a graph: the capture's Batch was moved away");
+  return Graph(b.impl_->toGraph());
+}
+
+Batch::Batch() = default;
+Batch::Batch(std::unique_ptr<BatchImpl> impl) : impl_(std::move(impl)) {}
+Batch::Batch(Batch&&) noexcept = default;
+Batch& Batch::operator=(Batch&&) noexcept = default;
+Batch::~Batch() = default;
+
+std::map<std::string, DeviceTensor> Batch::call(const Kernel& kernel,
+                                                const std::map<std::string, TensorRef>& inputs,
+                                                const CallOptions& options) {
+  if (!impl_)
+    throw Error(ErrorCode::InvalidArgument, "recording into an empty wgk::Batch (use Runtime::batch())");
+  return impl_->call(kernel, inputs, options);
+}
+
+void Batch::submit() {
+  if (!impl_)
+    throw Error(ErrorCode::InvalidArgument, "submitting an empty wgk::Batch (use Runtime::batch())");
+  impl_->submit();
+}
+
+size_t Batch::size() const {
+  return impl_ ? impl_->size() : 0;
+}
+
+Graph::Graph() = default;
+Graph::Graph(std::unique_ptr<GraphImpl> impl) : impl_(std::move(impl)) {}
+Graph::Graph(Graph&&) noexcept = default;
+Graph& Graph::operator=(Graph&&) noexcept = default;
+Graph::~Graph() = default;
+
+void Graph::replay(const std::map<std::string, TensorRef>& inputs) {
+  if (!impl_)
+    throw Error(ErrorCode::InvalidArgument, "replaying an empty wgk::Graph (use Runtime::capture())");
+  impl_->replay(inputs);
+}
+
+const std::vector<GraphInput>& Graph::inputs() const {
+  static const std::vector<GraphInput> kNone;
+  return impl_ ? impl_->publicInputs : kNone;
+}
+
+size_t Graph::calls() const {
+  return impl_ ? impl_->calls.size() : 0;
+}
+
+size_t Graph::dispatches() const {
+  return impl_ ? impl_->commands.dispatchCount() : 0;
+}
+
+Batch Runtime::batch() {
+  return impl_->batch();
+}
+
+Graph Runtime::capture(const std::function<void(Batch&)>& record) {
+  return impl_->capture(record);
+}
+
+}  // namespace wgk

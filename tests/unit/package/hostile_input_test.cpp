@@ -1,0 +1,90 @@
+// Untrusted package files (issue 15): deep JSON, duplicate keys, huge test shapes and integers
+// beyond 64 bits are refused with a clear error, before anything recurses or allocates.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "package/manifest.h"
+#include "package/tensor_data.h"
+#include "package/test_spec.h"
+#include "support/expect_error.h"
+
+using namespace wgk;
+using namespace wgk::package;
+using test_support::expectError;
+
+namespace {
+
+std::string deepArray(int depth) {
+  return std::string(depth, '[') + "1" + std::string(depth, ']');
+}
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+  const auto file = std::filesystem::path(::testing::TempDir()) / name;
+  std::ofstream(file) << text;
+  return file.string();
+}
+
+TEST(HostileInput, DeepManifestLiteralIsAParseErrorNotAStackOverflow) {
+  // 50,000 levels in 100 KB overflowed the stack in literalFromJson before.
+  const std::string text =
+      R"({"domain": "ai.onnx", "name": "X", "constants": {"c": )" + deepArray(50000) + "}}";
+  expectError([&] { loadManifest(writeTemp("deep_manifest.json", text)); }, ErrorCode::Parse,
+              {"deep_manifest.json", "JSON nested deeper than 64 levels"});
+}
+
+TEST(HostileInput, DeepTestJsonIsAParseError) {
+  const std::string text = R"({"cases": [{"name": "a", "inputs": )" + deepArray(50000) + "}]}";
+  expectError([&] { loadTestFile(writeTemp("deep_test.json", text)); }, ErrorCode::Parse, {"nested deeper"});
+  expectError([&] { loadBenchFile(writeTemp("deep_bench.json", text)); }, ErrorCode::Parse,
+              {"nested deeper"});
+}
+
+TEST(HostileInput, SchemaErrorsNeverDumpAWholeValue) {
+  // A wrong-typed value 60 levels deep and 20,000 wide: the message quotes only its start.
+  std::string value = std::string(60, '[');
+  for (int i = 0; i < 20000; ++i) value += "0,";
+  value += "0" + std::string(60, ']');
+  const std::string text = R"({"cases": [{"name": )" + value + "}]}";
+  const std::string what =
+      expectError([&] { parseTestFile(parseJsonText(text, "t")); }, ErrorCode::Manifest, {});
+  EXPECT_LT(what.size(), 400u) << what;
+}
+
+TEST(HostileInput, DuplicateKeysAreRefused) {
+  expectError([&] { loadManifest(writeTemp("dup.json", R"({"domain": "a", "domain": "b"})")); },
+              ErrorCode::Parse, {"dup.json", "duplicate key 'domain'"});
+  expectError([] { parseJsonText(R"({"cases": [{"name": "a", "name": "b"}]})", "test.json"); },
+              ErrorCode::Parse, {"test.json: duplicate key 'name'"});
+}
+
+TEST(HostileInput, HugeTestShapeIsRefusedBeforeAllocating) {
+  DataSpec fill;
+  fill.kind = DataSpec::Kind::Fill;
+  const auto start = std::chrono::steady_clock::now();
+  // 20000 x 20000 doubles would be 3.2 GB on the host before any size check.
+  expectError(
+      [&] {
+        materialize(fill, DType::Float32, {20000, 20000});
+      },
+      ErrorCode::Manifest,
+      {"tensor shape [20000, 20000] holds more than 268435456 elements", "nothing was allocated"});
+  // Dimensions whose product overflows 64 bits are refused the same way.
+  expectError(
+      [&] {
+        materialize(fill, DType::Float32, {int64_t{1} << 40, int64_t{1} << 40});
+      },
+      ErrorCode::Manifest, {"holds more than"});
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  EXPECT_EQ(materialize(fill, DType::Float32, {0, int64_t{1} << 40}).shape().size(), 2u);  // empty is fine
+}
+
+TEST(HostileInput, IntegersBeyondInt64AreRefusedNotWrapped) {
+  expectError([] { literalValueFromJson(parseJsonText("18446744073709551614", "x")); }, ErrorCode::Manifest,
+              {"18446744073709551614 does not fit in 64 signed bits"});
+  EXPECT_EQ(literalValueFromJson(parseJsonText("9223372036854775807", "x")).asInt(), INT64_MAX);
+}
+
+}  // namespace
