@@ -54,7 +54,9 @@ deep=$(python3 -c 'print("[" * 50000 + "]" * 50000)')
 check $expect 4 "JSON nested deeper than 64 levels" -- "${rms_plan[@]}" --attr "axis=$deep"
 # epsilon below its min 0 and an f32 uniform beyond f32's range are refused, not NaN or +inf.
 check $expect 4 "attribute epsilon = -1 is below attributeConstraints.epsilon.min" -- "${rms_axis1[@]}" --attr epsilon=-1
-check $expect 4 "is outside the f32 range" -- "${rms_axis1[@]}" --attr epsilon=1e300
+scale=$(dirname "$0")/../../data/spec21/wgk.test.Scale
+check $expect 4 "Params.scale \(f32\) = 1e\+300 is outside the f32 range" -- "$wgk" plan "$scale" \
+  --input x=float32:4 --input acc=float32:4 --arg scale=1e300 --device-profile "$profile"
 
 # File errors come first, with exit 5: before the runtime opens, the kernel runs or a file is written.
 touch "$tmp/a-file"
