@@ -151,6 +151,7 @@ struct RuntimeOptions {
   std::string tuningFile;       // per-device tuning table (wgk tune); empty: WGK_TUNING or none
   bool offline = false;         // never touch the network (also WGK_OFFLINE=1)
   bool trustRemoteCode = false; // allow organisations other than webgpu-kernels
+  long refsTtlSec = -1;         // seconds a branch's commit is used before asking again; -1: WGK_REFS_TTL, else 300
   DeviceOptions device;         // how to create the device when the runtime creates its own
 };
 

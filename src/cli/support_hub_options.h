@@ -20,6 +20,7 @@ struct HubCliOptions {
   std::string lockFile;
   bool offline = false;
   bool trustRemoteCode = false;
+  std::optional<long> refsTtl;  // --refs-ttl SECONDS (unset: WGK_REFS_TTL, else 300)
 
   // version/revision as a validated request (version 1 when neither is given).
   hub::PackageRequest request() const { return hub::PackageRequest::make(version, revision); }
@@ -27,8 +28,9 @@ struct HubCliOptions {
   hub::HubOptions toHubOptions() const;
 };
 
-// Adds the options to `cmd`; withLock=false leaves out --lock (for `wgk lock` itself).
-void addHubOptions(CLI::App* cmd, HubCliOptions& options, bool withLock = true);
+// Adds the options to `cmd`; withLock=false leaves out --lock (for `wgk lock` itself);
+// withRequest=false leaves out --version/--revision (a command that gives them its own meaning).
+void addHubOptions(CLI::App* cmd, HubCliOptions& options, bool withLock = true, bool withRequest = true);
 
 // The embedded packages root, as the runtime finds it (runtime::embeddedPackagesRoot): WGK_PACKAGES,
 // the install prefix's share/wgk/packages, else the source tree's packages/.

@@ -14,6 +14,7 @@ std::shared_ptr<Runtime> openRuntime(const HubCliOptions& hub, const std::string
   o.lockFile = h.lockFile;
   o.offline = h.offline;
   o.trustRemoteCode = h.trustRemoteCode;
+  if (h.refsTtlSec) o.refsTtlSec = *h.refsTtlSec;
   o.tuningFile = tuningFile;
   return Runtime::create(o);
 }

@@ -147,11 +147,11 @@ std::string orgOfPackageDir(const fs::path& packageDir) {
   return org;
 }
 
-PackageMetadata generateMetadata(const fs::path& packageDir, const std::string& org) {
+PackageMetadata generateMetadata(const fs::path& packageDir, const std::string& org, const std::string& name) {
   fs::path dir = webgpuDir(packageDir);
   fs::path abs = fs::weakly_canonical(fs::absolute(packageDir));
   ManifestFacts facts = readManifestFacts(readFileBytes(dir / "manifest.json"));
-  std::string basename = abs.filename().string();
+  std::string basename = name.empty() ? abs.filename().string() : name;
   if (facts.opId() != basename)
     throw Error(ErrorCode::Manifest, "the package folder is named \"" + basename +
                                          "\" but its manifest's op id is \"" + facts.opId() +
@@ -202,7 +202,7 @@ DigestReport compareDigests(const fs::path& dir, const std::map<std::string, std
   return r;
 }
 
-DigestReport checkPackageMetadata(const fs::path& packageDir, const std::string& org) {
+DigestReport checkPackageMetadata(const fs::path& packageDir, const std::string& org, const std::string& name) {
   fs::path dir = webgpuDir(packageDir);
   std::error_code ec;
   if (!fs::is_regular_file(dir / "metadata.json", ec))
@@ -211,7 +211,7 @@ DigestReport checkPackageMetadata(const fs::path& packageDir, const std::string&
                                          packageDir.string() + " --write`");
   PackageMetadata recorded = PackageMetadata::parse(readFileBytes(dir / "metadata.json"));
   DigestReport r = compareDigests(dir, recorded.files);
-  PackageMetadata now = generateMetadata(packageDir, org);
+  PackageMetadata now = generateMetadata(packageDir, org, name);
   if (recorded.id != now.id) r.stale.push_back("id (\"" + recorded.id + "\", expected \"" + now.id + "\")");
   if (recorded.name != now.name)
     r.stale.push_back("name (\"" + recorded.name + "\", expected \"" + now.name + "\")");
