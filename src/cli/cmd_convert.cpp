@@ -8,6 +8,7 @@
 #include "cli/support_convert.h"
 #include "cli/support_package.h"
 #include "package/package.h"
+#include "wgk/error.h"
 
 namespace {
 

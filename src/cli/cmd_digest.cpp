@@ -7,6 +7,7 @@
 
 #include "cli/command.h"
 #include "cli/support_package.h"
+#include "hub/cache.h"
 #include "hub/fs_util.h"
 #include "hub/metadata.h"
 #include "wgk/error.h"
@@ -41,6 +42,19 @@ void addDigestCommand(CLI::App& app) {
       wgk::hub::writeFileAtomic(file, meta.serialize());
       std::cout << "wrote " << file.string() << " (" << meta.files.size() << " files, "
                 << meta.variants.size() << " variants)\n";
+      return;
+    }
+    if (!pkg.ownFolder()) {
+      // A cached copy holds only what was downloaded: check what it holds, and that it is complete.
+      try {
+        wgk::hub::verifyPackageFolder(pkg.folder, false);
+      } catch (const wgk::Error& e) {
+        if (e.code() != wgk::ErrorCode::Integrity) throw;
+        std::cout << e.what() << "\n";
+        wgk::cli::exitCode().value = 1;
+        return;
+      }
+      std::cout << "ok: " << file.string() << " matches the files of the " << pkg.origin << " copy\n";
       return;
     }
     auto report = wgk::hub::checkPackageMetadata(pkg.folder, org, pkg.name);

@@ -13,6 +13,7 @@
 #include "hub/metadata.h"
 #include "hub/publish_layout.h"
 #include "package/package.h"
+#include "wgk/error.h"
 
 namespace {
 

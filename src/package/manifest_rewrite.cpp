@@ -1,5 +1,6 @@
 #include "package/manifest_rewrite.h"
 
+#include <cctype>
 #include <vector>
 
 #include "expr/lexer.h"
@@ -11,6 +12,47 @@ namespace {
 
 bool isDot(const expr::Token& t) {
   return t.kind == expr::TokenKind::Op && t.text == ".";
+}
+
+// For template statements the expression lexer cannot read whole ("set X = a.b", "for k, v in m"):
+// bare names renamed by pattern, outside string literals.
+std::string renameBareByPattern(const std::string& text, const Renames& r) {
+  std::string out;
+  char quote = 0;
+  size_t i = 0;
+  while (i < text.size()) {
+    const char c = text[i];
+    if (quote) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size())
+        out += text[++i];
+      else if (c == quote)
+        quote = 0;
+      ++i;
+      continue;
+    }
+    if (c == '"' || c == '\'') {
+      quote = c;
+      out += c;
+      ++i;
+      continue;
+    }
+    const bool startsName = (std::isalpha(static_cast<unsigned char>(c)) || c == '_') &&
+                            (i == 0 || (!std::isalnum(static_cast<unsigned char>(text[i - 1])) &&
+                                        text[i - 1] != '_' && text[i - 1] != '.'));
+    if (!startsName) {
+      out += c;
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+    const std::string name = text.substr(i, j - i);
+    auto it = r.bare.find(name);
+    out += it == r.bare.end() ? name : it->second;
+    i = j;
+  }
+  return out;
 }
 
 }  // namespace
@@ -72,7 +114,7 @@ std::string renameInTemplate(const std::string& text, const Renames& r) {
     try {
       out += renameInExpression(inner, r);
     } catch (const Error&) {
-      out += inner;  // not lexable as an expression (e.g. raw text): kept as written
+      out += renameBareByPattern(inner, r);  // a statement the expression lexer does not read whole
     }
     out.append(text, innerEnd, end + 2 - innerEnd);
     pos = end + 2;

@@ -46,6 +46,7 @@ class Package;
 // template rewritten for the dialect's pass scope, every other file (test.json, bench.json,
 // card.json, ...) copied; README.md of the package folder too. metadata.json is not written (the
 // hub generates it: its digests are of these files). Returns the files written (relative paths).
-std::vector<std::string> convertPackage(const Package& pkg, Dialect to, const std::filesystem::path& outPackageDir);
+std::vector<std::string> convertPackage(const Package& pkg, Dialect to,
+                                        const std::filesystem::path& outPackageDir);
 
 }  // namespace wgk::package

@@ -49,7 +49,8 @@ std::vector<std::string> convertPackage(const Package& pkg, Dialect to, const fs
     writeAll(dst / rel, bytes);
     written.push_back(rel);
   }
-  if (fs::is_regular_file(pkg.rootDir() / "README.md", ec) && !fs::equivalent(pkg.rootDir(), outPackageDir, ec))
+  if (fs::is_regular_file(pkg.rootDir() / "README.md", ec) &&
+      !fs::equivalent(pkg.rootDir(), outPackageDir, ec))
     writeAll(outPackageDir / "README.md", readAll(pkg.rootDir() / "README.md"));
   return written;
 }

@@ -52,9 +52,11 @@ struct Writer {
   Json sets = Json::object();
 
   void check(const Manifest& mm) {
-    for (const auto& a : mm.args) unsupported("scalar arg '" + a.name + "' (spec 2.1 args)", "/args/" + a.name);
+    for (const auto& a : mm.args)
+      unsupported("scalar arg '" + a.name + "' (spec 2.1 args)", "/args/" + a.name);
     for (const auto& a : mm.attributes)
-      if (!a.defaultValue) unsupported("attribute '" + a.name + "' without a default", "/attributes/" + a.name);
+      if (!a.defaultValue)
+        unsupported("attribute '" + a.name + "' without a default", "/attributes/" + a.name);
     for (const auto& [n, c] : mm.attributeConstraints)
       if (c.required) unsupported("attributeConstraints." + n + ".required", "");
     for (const auto& tv : mm.freeTypeVars) unsupported("unconstrained type variable '" + tv + "'", "");
@@ -73,9 +75,12 @@ struct Writer {
       j["buffer"] = {{"type", "uniform"}};
       Json fields = Json::array();
       for (const auto& f : b.uniform->fields) {
-        if (!f.value) unsupported("uniform field '" + f.name + "' without a value (filled from an arg)", b.path);
-        if (f.internal || f.defaultValue) unsupported("uniform field '" + f.name + "' internal/default", b.path);
-        fields.push_back({{"name", f.name}, {"type", f.type}, {"value", seedsValue(*f.value, "a uniform value")}});
+        if (!f.value)
+          unsupported("uniform field '" + f.name + "' without a value (filled from an arg)", b.path);
+        if (f.internal || f.defaultValue)
+          unsupported("uniform field '" + f.name + "' internal/default", b.path);
+        fields.push_back(
+            {{"name", f.name}, {"type", f.type}, {"value", seedsValue(*f.value, "a uniform value")}});
       }
       j["struct"] = {{"name", b.uniform->name}, {"fields", fields}};
       return j;
@@ -114,7 +119,8 @@ struct Writer {
 
   Json dispatch(const Dispatch& d, const std::string& path) {
     if (d.form == Dispatch::Form::Threads)
-      return {{"threads", seedsValue(*d.threads, "dispatch")}, {"workgroupSize", seedsValue(*d.workgroupSize, "dispatch")}};
+      return {{"threads", seedsValue(*d.threads, "dispatch")},
+              {"workgroupSize", seedsValue(*d.workgroupSize, "dispatch")}};
     if (d.form == Dispatch::Form::Workgroups) {
       Json j = {{"workgroups", seedsValue(*d.workgroups, "dispatch")}};
       if (d.z) j["z"] = seedsValue(*d.z, "dispatch");
@@ -124,7 +130,8 @@ struct Writer {
     if (auto count = shorthandCount(d)) return {{"workgroups", *count}};
     // The folds the 2.1 writer spells out (spec21_writer.cpp), read back.
     if (d.x && d.y && d.x->isExpression() && d.y->isExpression()) {
-      const std::string x = d.x->text(), y = d.y->text(), lim = ", device.limits.maxComputeWorkgroupsPerDimension)";
+      const std::string x = d.x->text(), y = d.y->text(),
+                        lim = ", device.limits.maxComputeWorkgroupsPerDimension)";
       const std::string pre = "max(1, ceilDiv(";
       if (y.starts_with(pre) && y.ends_with(lim + ")")) {
         const std::string e = y.substr(pre.size(), y.size() - pre.size() - lim.size() - 1);
@@ -156,7 +163,8 @@ struct Writer {
     Json derive = Json::object();
     std::optional<Json> sourceInputs;
     for (const auto& d : p.derive) {
-      if (d.name == kSourceInputs && d.value.isStructured() && d.value.toJson().is_object()) {
+      // (an object of literals only reads back as one literal, not a structured value)
+      if (d.name == kSourceInputs && !d.value.isExpression() && d.value.toJson().is_object()) {
         sourceInputs = d.value.toJson();
         continue;
       }
@@ -176,7 +184,8 @@ struct Writer {
   Json variant(const VariantSpec& v) {
     if (!v.tunables.empty()) unsupported("variant tunables", v.path);
     if (!v.supersededBy.empty()) unsupported("supersededBy", v.path);
-    if (!v.requirements.limits.empty() || v.requirements.subgroupMinSize || !v.requirements.subgroupMatrixConfigs.empty())
+    if (!v.requirements.limits.empty() || v.requirements.subgroupMinSize ||
+        !v.requirements.subgroupMatrixConfigs.empty())
       unsupported("requires limits / subgroupMinSize / subgroupMatrixConfigs", v.path);
     Json j = {{"id", v.id}};
     if (!v.description.empty()) j["description"] = v.description;
@@ -194,8 +203,10 @@ struct Writer {
       j["derive"] = d;
     }
     Json constants = Json::object();
-    for (const auto& nv : v.constants) constants[nv.name] = seedsValue(nv.value, "constant '" + nv.name + "'");
-    for (const auto& nv : v.selectedDerive) constants[nv.name] = seedsValue(nv.value, "derive '" + nv.name + "'");
+    for (const auto& nv : v.constants)
+      constants[nv.name] = seedsValue(nv.value, "constant '" + nv.name + "'");
+    for (const auto& nv : v.selectedDerive)
+      constants[nv.name] = seedsValue(nv.value, "derive '" + nv.name + "'");
     // `$T` element types read a constant in the seeds: the type variable's WGSL scalar.
     for (const auto* p : v.flatPasses())
       for (const auto& b : p->bindings)
@@ -207,7 +218,8 @@ struct Writer {
       Json inter = Json::array();
       for (const auto& i : v.intermediates) {
         if (i.zeroInit) unsupported("zeroInit of intermediate '" + i.id + "'", i.path);
-        inter.push_back({{"id", i.id}, {"dtype", i.dtype}, {"shape", seedsValue(i.shape, "an intermediate shape")}});
+        inter.push_back(
+            {{"id", i.id}, {"dtype", i.dtype}, {"shape", seedsValue(i.shape, "an intermediate shape")}});
       }
       j["intermediates"] = inter;
     }

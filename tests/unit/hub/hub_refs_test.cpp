@@ -93,10 +93,11 @@ TEST_F(HubRefs, BranchMovedIsFollowedOnceTheRefreshIntervalPasses) {
 TEST_F(HubRefs, RefsTtlFromTheEnvironment) {
   resolvePackage(kRepo, v1(), options("ok"));
   moveBranch();
+  HubOptions o = options("ok");  // (test options clear the variable: set it after)
   ::setenv("WGK_REFS_TTL", "0", 1);
-  EXPECT_NE(resolvePackage(kRepo, v1(), options("ok")).revision, commitA_);
+  EXPECT_NE(resolvePackage(kRepo, v1(), o).revision, commitA_);
   ::setenv("WGK_REFS_TTL", "soon", 1);
-  test_support::expectError([&] { resolvePackage(kRepo, v1(), options("ok")); }, ErrorCode::InvalidArgument,
+  test_support::expectError([&] { resolvePackage(kRepo, v1(), o); }, ErrorCode::InvalidArgument,
                             std::vector<std::string>{"WGK_REFS_TTL"});
   ::unsetenv("WGK_REFS_TTL");
 }
@@ -105,9 +106,8 @@ TEST_F(HubRefs, RefsTtlFromTheEnvironment) {
 // neither, Error(Network). Not asked again within the interval.
 TEST_F(HubRefs, EndpointDownFallsBackAnnounced) {
   resolvePackage(kRepo, v1(), options("ok"));
-  std::string down = downEndpoint();
   HubOptions o = options("ok", 0);
-  o.endpoint = down;
+  o.endpoint = downEndpoint();
   ResolvedPackage cached = resolvePackage(kRepo, v1(), o);
   EXPECT_EQ(cached.source, PackageOrigin::Cache);
   EXPECT_EQ(cached.revision, commitA_);

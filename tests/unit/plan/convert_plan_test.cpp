@@ -50,15 +50,15 @@ std::vector<NamedRequest> casesOf(const package::Package& pkg) {
 
 struct Outcome {
   std::optional<plan::Plan> plan;
-  std::string error;
+  std::string error, message;  // the error code's name, and its text (for the failure message)
 };
 
 Outcome planOf(const package::Package& pkg, const plan::PlanRequest& r, const DeviceProfile& d) {
   plan::Planner planner(std::shared_ptr<const package::Package>(&pkg, [](const package::Package*) {}));
   try {
-    return {planner.plan(r, d), ""};
+    return {planner.plan(r, d), "", ""};
   } catch (const Error& e) {
-    return {std::nullopt, std::string(errorCodeName(e.code()))};
+    return {std::nullopt, std::string(errorCodeName(e.code())), e.what()};
   }
 }
 
@@ -118,7 +118,7 @@ void expectSamePlans(const package::Package& original, const package::Package& c
     for (const auto& c : casesOf(original)) {
       Outcome a = planOf(original, c.request, device), b = planOf(converted, c.request, device);
       const std::string where = profileName + ": " + c.name;
-      ASSERT_EQ(a.error, b.error) << where;
+      ASSERT_EQ(a.error, b.error) << where << "\noriginal: " << a.message << "\nconverted: " << b.message;
       if (!a.plan) continue;
       ++planned;
       EXPECT_EQ(differences(*a.plan, *b.plan), "") << where;
