@@ -36,7 +36,9 @@ void addPublishLayoutCommand(CLI::App& app) {
   cmd->add_option("--spec", state->spec, "manifest spec to publish: 2.1 converts a seeds-dialect package");
   wgk::cli::addHubOptions(cmd, state->hub, true, /*withRequest=*/false);
   cmd->callback([state] {
-    auto request = wgk::hub::PackageRequest::make(state->version, state->revision);
+    // A repo id resolves at the pinned revision when one is given, else at the branch.
+    auto request = state->revision ? wgk::hub::PackageRequest::make(std::nullopt, state->revision)
+                                   : wgk::hub::PackageRequest::make(state->version, std::nullopt);
     wgk::cli::PackageArg pkg = wgk::cli::resolvePackageArg(state->package, state->hub, request, true);
     std::string org = state->org.value_or(pkg.org);
     std::filesystem::path folder = pkg.folder;

@@ -38,7 +38,7 @@ expect 'webgpu-kernels/com\.microsoft\.FastGelu v1 -> ' "$wgk" publish-layout "$
 [[ -f $work/site2/$pkg/resolve/v1/build/webgpu/test.json ]] || fail "publish-layout of a repo id lacks test.json"
 expect 'manifest 2\.1' "$wgk" convert "$pkg" --to 2.1 --out "$work/conv"
 expect 'manifest dialect: 2\.1' "$wgk" info "$work/conv/com.microsoft.FastGelu"
-expect '^ok: ' "$wgk" digest "$work/conv/com.microsoft.FastGelu"
+expect '^ok: ' "$wgk" digest "$work/conv/com.microsoft.FastGelu" --org webgpu-kernels
 expect 'manifest seeds' "$wgk" convert "$work/conv/com.microsoft.FastGelu" --to seeds --out "$work/back"
 # A construct the seeds cannot say: named, exit 4.
 set +e
