@@ -162,6 +162,7 @@ struct RuntimeOptions {
   // A package folder with a metadata.json is checked against its digests on every load; false
   // (or WGK_NO_VERIFY=1, or the CLI's --no-verify) skips that while an author edits the folder.
   bool verifyDigests = true;
+  long refsTtlSec = -1;         // seconds a branch's commit is used before asking again; -1: WGK_REFS_TTL, else 300
   DeviceOptions device;         // how to create the device when the runtime creates its own
   // The longest one wait for the GPU may take (a call's submit and readback, download, waitIdle):
   // past it the call throws Error(DeviceLost) "GPU deadline exceeded", and a device the runtime created is replaced

@@ -1,11 +1,16 @@
-// wgk digest PACKAGE [--write] [--org ORG]
+// wgk digest PACKAGE [--write] [--org ORG] [hub options]
+// PACKAGE is a folder or a repo id (resolved as every command resolves one: cli/support_package.h).
 // Without --write: checks metadata.json against the files and the manifest; exit 1 listing each
-// mismatched, missing, extra or stale entry. With --write: regenerates metadata.json entirely.
+// mismatched, missing, extra or stale entry. With --write: regenerates metadata.json entirely (a
+// folder or the embedded copy only: cached content is verified, not ours to rewrite).
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/support_package.h"
+#include "hub/cache.h"
 #include "hub/fs_util.h"
 #include "hub/metadata.h"
+#include "wgk/error.h"
 
 namespace {
 
@@ -14,24 +19,45 @@ void addDigestCommand(CLI::App& app) {
     std::string package;
     std::optional<std::string> org;
     bool write = false;
+    wgk::cli::HubCliOptions hub;
   };
   auto state = std::make_shared<State>();
   auto* cmd = app.add_subcommand("digest", "Check (or --write) a package's metadata.json and digests");
-  cmd->add_option("package", state->package, "package folder (holds build/webgpu/)")->required();
+  cmd->add_option("package", state->package, "repo id or package folder (holds build/webgpu/)")->required();
   cmd->add_flag("--write", state->write, "regenerate metadata.json from the manifest and the files");
   cmd->add_option("--org", state->org,
-                  "organisation for the id (default: the package folder's parent folder)");
+                  "organisation for the id (default: the repo id's, or the package folder's parent folder)");
+  wgk::cli::addHubOptions(cmd, state->hub);
   cmd->callback([state] {
-    std::string org = state->org ? *state->org : wgk::hub::orgOfPackageDir(state->package);
-    auto file = wgk::hub::webgpuDir(state->package) / "metadata.json";
+    wgk::cli::PackageArg pkg = wgk::cli::resolvePackageArg(state->package, state->hub);
+    std::string org = state->org ? *state->org : pkg.org;
+    auto file = wgk::hub::webgpuDir(pkg.folder) / "metadata.json";
     if (state->write) {
-      auto meta = wgk::hub::generateMetadata(state->package, org);
+      if (!pkg.ownFolder())
+        throw wgk::Error(wgk::ErrorCode::InvalidArgument,
+                         "--write rewrites metadata.json; " + state->package + " comes from the " +
+                             pkg.origin + " (" + pkg.folder.string() +
+                             "), whose verified content is not to be changed");
+      auto meta = wgk::hub::generateMetadata(pkg.folder, org, pkg.name);
       wgk::hub::writeFileAtomic(file, meta.serialize());
       std::cout << "wrote " << file.string() << " (" << meta.files.size() << " files, "
                 << meta.variants.size() << " variants)\n";
       return;
     }
-    auto report = wgk::hub::checkPackageMetadata(state->package, org);
+    if (!pkg.ownFolder()) {
+      // A cached copy holds only what was downloaded: check what it holds, and that it is complete.
+      try {
+        wgk::hub::verifyPackageFolder(pkg.folder, false);
+      } catch (const wgk::Error& e) {
+        if (e.code() != wgk::ErrorCode::Integrity) throw;
+        std::cout << e.what() << "\n";
+        wgk::cli::exitCode().value = 1;
+        return;
+      }
+      std::cout << "ok: " << file.string() << " matches the files of the " << pkg.origin << " copy\n";
+      return;
+    }
+    auto report = wgk::hub::checkPackageMetadata(pkg.folder, org, pkg.name);
     if (report.ok()) {
       std::cout << "ok: " << file.string() << " matches the files and the manifest\n";
       return;

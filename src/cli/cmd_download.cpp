@@ -1,5 +1,7 @@
 // wgk download REPO [--version N | --revision SHA] [hub options] [--with-tests]
 // wgk download --lock wgk.lock: fetches exactly what the lock file records.
+// Unless offline, a branch is always asked of the endpoint (whatever --refs-ttl says) and its
+// answer is required: no fallback to a cached or embedded copy when it cannot answer.
 #include <iostream>
 
 #include "cli/command.h"
@@ -30,6 +32,7 @@ void addDownloadCommand(CLI::App& app) {
   cmd->callback([state] {
     wgk::hub::HubOptions o = state->hub.toHubOptions();
     o.withTests = state->withTests;
+    o.requireEndpoint = true;
     if (state->repo.empty()) {
       if (o.lockFile.empty())
         throw wgk::Error(wgk::ErrorCode::InvalidArgument,

@@ -17,13 +17,16 @@ hub::HubOptions HubCliOptions::toHubOptions() const {
   o.trustRemoteCode = trustRemoteCode;
   o.verifyFolders = !noVerify;
   o.embeddedRoot = defaultPackagesDir();
+  o.refsTtlSec = refsTtl;
   return o;
 }
 
-void addHubOptions(CLI::App* cmd, HubCliOptions& o, bool withLock) {
-  auto* v = cmd->add_option("--version", o.version, "contract version N: follows branch vN (default 1)");
-  auto* r = cmd->add_option("--revision", o.revision, "a 40-hex commit: pins exact bytes");
-  v->excludes(r);
+void addHubOptions(CLI::App* cmd, HubCliOptions& o, bool withLock, bool withRequest) {
+  if (withRequest) {
+    auto* v = cmd->add_option("--version", o.version, "contract version N: follows branch vN (default 1)");
+    auto* r = cmd->add_option("--revision", o.revision, "a 40-hex commit: pins exact bytes");
+    v->excludes(r);
+  }
   cmd->add_option("--endpoint", o.endpoint,
                   "hub endpoint (default: WGK_ENDPOINT, then https://huggingface.co/kernels)");
   cmd->add_option("--cache-dir", o.cacheDir, "package cache (default: WGK_CACHE, then ~/.cache/wgk)");
@@ -35,6 +38,10 @@ void addHubOptions(CLI::App* cmd, HubCliOptions& o, bool withLock) {
                   "longest wait for one GPU step of a call before it fails (default: WGK_GPU_TIMEOUT_MS, "
                   "then 60000)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{86'400'000}));
+  cmd->add_option("--refs-ttl", o.refsTtl,
+                  "seconds a branch's commit is used before asking the endpoint again (default: "
+                  "WGK_REFS_TTL, then 300; 0: ask on every resolve)")
+      ->check(CLI::NonNegativeNumber);
   if (withLock) cmd->add_option("--lock", o.lockFile, "resolve exactly as this lock file says; refuse drift");
 }
 

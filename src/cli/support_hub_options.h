@@ -22,6 +22,7 @@ struct HubCliOptions {
   bool trustRemoteCode = false;
   bool noVerify = false;  // --no-verify: package folders skip the digest check (while editing one)
   uint64_t gpuTimeoutMs = 0;  // --gpu-timeout-ms (RuntimeOptions::gpuTimeoutMs; 0: its default)
+  std::optional<long> refsTtl;  // --refs-ttl SECONDS (unset: WGK_REFS_TTL, else 300)
 
   // version/revision as a validated request (version 1 when neither is given).
   hub::PackageRequest request() const { return hub::PackageRequest::make(version, revision); }
@@ -29,8 +30,9 @@ struct HubCliOptions {
   hub::HubOptions toHubOptions() const;
 };
 
-// Adds the options to `cmd`; withLock=false leaves out --lock (for `wgk lock` itself).
-void addHubOptions(CLI::App* cmd, HubCliOptions& options, bool withLock = true);
+// Adds the options to `cmd`; withLock=false leaves out --lock (for `wgk lock` itself);
+// withRequest=false leaves out --version/--revision (a command that gives them its own meaning).
+void addHubOptions(CLI::App* cmd, HubCliOptions& options, bool withLock = true, bool withRequest = true);
 
 // The embedded packages root, as the runtime finds it (runtime::embeddedPackagesRoot): WGK_PACKAGES,
 // the install prefix's share/wgk/packages, else the source tree's packages/.

@@ -19,6 +19,7 @@ std::shared_ptr<Runtime> openRuntime(const HubCliOptions& hub, const std::string
   o.offline = h.offline;
   o.trustRemoteCode = h.trustRemoteCode;
   o.verifyDigests = h.verifyFolders;
+  if (h.refsTtlSec) o.refsTtlSec = *h.refsTtlSec;
   o.tuningFile = tuningFile;
   o.gpuTimeoutMs = hub.gpuTimeoutMs;
   return Runtime::create(o);

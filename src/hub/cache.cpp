@@ -112,6 +112,30 @@ void Cache::writeRef(const RepoId& repo, const std::string& branch, const std::s
   writeFileAtomic(repoDir(repo) / "refs.json", refs.dump(2) + "\n");
 }
 
+std::optional<RefCheck> Cache::readRefCheck(const RepoId& repo, const std::string& branch) const {
+  fs::path file = repoDir(repo) / "refs-checked.json";
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return std::nullopt;
+  // A damaged state file only costs a request: it is rewritten on the next answer.
+  json j = json::parse(readFileBytes(file), nullptr, false);
+  if (!j.is_object() || !j.contains(branch) || !j[branch].is_object()) return std::nullopt;
+  const json& e = j[branch];
+  if (!e.contains("at") || !e["at"].is_number_integer()) return std::nullopt;
+  return RefCheck{e["at"].get<int64_t>(), e.value("reachable", true), e.value("detail", std::string())};
+}
+
+void Cache::writeRefCheck(const RepoId& repo, const std::string& branch, const RefCheck& check) {
+  FileLock lock(repoDir(repo) / ".lock");
+  fs::path file = repoDir(repo) / "refs-checked.json";
+  std::error_code ec;
+  json j = fs::exists(file, ec) ? json::parse(readFileBytes(file), nullptr, false) : json::object();
+  if (!j.is_object()) j = json::object();
+  json e = {{"at", check.at}, {"reachable", check.reachable}};
+  if (!check.detail.empty()) e["detail"] = check.detail;
+  j[branch] = e;
+  writeFileAtomic(file, j.dump(2) + "\n");
+}
+
 fs::path Cache::install(const RepoId& repo, const std::string& commit, const fs::path& staged) {
   fs::path target = packageDir(repo, commit);
   FileLock lock(repoDir(repo) / ".lock");
@@ -176,8 +200,23 @@ int Cache::cleanStaging() {
   return n;
 }
 
+std::vector<CacheEntry> Cache::prune(const std::set<std::string>& keep) {
+  std::vector<CacheEntry> removed;
+  for (auto& e : list()) {
+    if (!e.refs.empty() || keep.count(e.repo.str() + "@" + e.commit)) continue;
+    FileLock lock(repoDir(e.repo) / ".lock");
+    std::error_code ec;
+    fs::remove_all(e.folder, ec);
+    if (ec) throw Error(ErrorCode::Io, "cannot remove " + e.folder.string() + ": " + ec.message());
+    removed.push_back(std::move(e));
+  }
+  cleanStaging();
+  return removed;
+}
+
 void Cache::clean(const std::optional<RepoId>& repo) {
   std::error_code ec;
+  if (!fs::is_directory(repo ? repoDir(*repo) : root_, ec)) return;  // nothing cached: nothing to do
   if (repo) {
     // Hold the repo's lock while removing so no install interleaves; the lock file goes last.
     {

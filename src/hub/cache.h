@@ -1,6 +1,7 @@
 // The local package cache (docs/hub.md):
 //   <root>/<org>/<name>/<commit>/build/webgpu/...   content per resolved commit
 //   <root>/<org>/<name>/refs.json                   {"v1": "<commit>", ...} branch -> commit
+//   <root>/<org>/<name>/refs-checked.json           {"v1": {"at": <unix s>, "reachable": true}}
 //   <root>/<org>/<name>/.lock                        flock(2) taken while installing / updating refs
 //   <root>/.tmp/                                     staging folders of downloads in progress
 // A download is staged under <root>/.tmp (same file system), verified, then renamed into place
@@ -8,6 +9,7 @@
 // two processes filling it at once both succeed with one copy.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <set>
@@ -39,6 +41,13 @@ struct CacheEntry {
   uint64_t bytes = 0;
 };
 
+// When the endpoint was last asked which commit a branch names, and whether it answered.
+struct RefCheck {
+  int64_t at = 0;         // unix seconds
+  bool reachable = true;  // false: the endpoint could not be reached or had no such branch
+  std::string detail;     // why not, for the fallback announcement
+};
+
 // Files a usable package must hold: manifest.json, every template its variants use, and with
 // `withTests` test.json / bench.json when metadata records them. metadata.json is implied.
 std::set<std::string> requiredFiles(const PackageMetadata& meta, bool withTests);
@@ -63,6 +72,9 @@ class Cache {
   std::optional<std::string> readRef(const RepoId& repo, const std::string& branch) const;
   void writeRef(const RepoId& repo, const std::string& branch, const std::string& commit);
 
+  std::optional<RefCheck> readRefCheck(const RepoId& repo, const std::string& branch) const;
+  void writeRefCheck(const RepoId& repo, const std::string& branch, const RefCheck& check);
+
   // A staging folder for a download (removed unless installed).
   fs::path stagingParent() const { return root_ / ".tmp"; }
 
@@ -76,6 +88,10 @@ class Cache {
   void clean(const std::optional<RepoId>& repo);
   // Removes staging folders left by interrupted downloads; returns how many.
   int cleanStaging();
+  // Removes every cached commit that no branch in its repo's refs.json names and that is not in
+  // `keep` ("<org>/<name>@<commit>", e.g. from lock files), plus staging leftovers. Returns the
+  // removed entries.
+  std::vector<CacheEntry> prune(const std::set<std::string>& keep);
 
  private:
   fs::path root_;

@@ -19,7 +19,8 @@ static std::string lower(std::string s) {
 
 static StagedPackage downloadPackageBefore(const RepoId& repo, const PackageRequest& request,
                                            const HubOptions& options, const fs::path& stagingDir,
-                                           const std::set<std::string>& have);
+                                           const std::set<std::string>& have,
+                                           const CommitAnswer* asked);
 
 static void writeVerified(const fs::path& dir, const std::string& rel, const std::string& bytes) {
   fs::path p = dir / rel;
@@ -28,39 +29,53 @@ static void writeVerified(const fs::path& dir, const std::string& rel, const std
   writeFileAtomic(p, bytes);
 }
 
+static std::string resolveBase(const RepoId& repo, const HubOptions& options) {
+  return options.endpoint + "/" + repo.org + "/" + repo.name + "/resolve/";
+}
+
+CommitAnswer askCommit(const RepoId& repo, const PackageRequest& request, const HubOptions& options) {
+  if (options.offline) throw Error(ErrorCode::Internal, "askCommit called in offline mode");
+  CommitAnswer a;
+  a.metadata = httpGet(resolveBase(repo, options) + request.gitRev() + "/build/webgpu/metadata.json",
+                       options.http, "metadata.json");
+  auto header = a.metadata.headers.find("x-repo-commit");
+  if (header != a.metadata.headers.end() && isRevision(header->second)) {
+    a.commit = lower(header->second);
+    a.fromHeader = true;
+    if (request.revision && a.commit != *request.revision)
+      throw Error(ErrorCode::Integrity, "asked for revision " + *request.revision +
+                                            " but the server answered with commit " + a.commit);
+  } else if (request.revision) {
+    a.commit = *request.revision;
+  } else {
+    a.commit = contentRevision(a.metadata.body);
+  }
+  return a;
+}
+
 StagedPackage downloadPackage(const RepoId& repo, const PackageRequest& request, const HubOptions& options,
-                              const fs::path& stagingDir, const std::set<std::string>& have) {
+                              const fs::path& stagingDir, const std::set<std::string>& have,
+                              const CommitAnswer* asked) {
   if (options.offline) throw Error(ErrorCode::Internal, "downloadPackage called in offline mode");
   // One deadline for every file of this package (httpGet also keeps its own per file).
   HubOptions timed = options;
   timed.http.downloadDeadline =
       std::chrono::steady_clock::now() + std::chrono::seconds(std::max(1L, options.http.downloadDeadlineSec));
-  return downloadPackageBefore(repo, request, timed, stagingDir, have);
+  return downloadPackageBefore(repo, request, timed, stagingDir, have, asked);
 }
 
 StagedPackage downloadPackageBefore(const RepoId& repo, const PackageRequest& request,
                                     const HubOptions& options, const fs::path& stagingDir,
-                                    const std::set<std::string>& have) {
-  std::string base = options.endpoint + "/" + repo.org + "/" + repo.name + "/resolve/";
+                                    const std::set<std::string>& have, const CommitAnswer* asked) {
+  std::string base = resolveBase(repo, options);
   auto url = [&](const std::string& rev, const std::string& file) {
     return base + rev + "/build/webgpu/" + file;
   };
-
-  HttpResponse metaResp = httpGet(url(request.gitRev(), "metadata.json"), options.http, "metadata.json");
-  std::string commit;
-  std::string fetchRev = request.gitRev();
-  auto header = metaResp.headers.find("x-repo-commit");
-  if (header != metaResp.headers.end() && isRevision(header->second)) {
-    commit = lower(header->second);
-    fetchRev = commit;
-    if (request.revision && commit != *request.revision)
-      throw Error(ErrorCode::Integrity, "asked for revision " + *request.revision +
-                                            " but the server answered with commit " + commit);
-  } else if (request.revision) {
-    commit = *request.revision;
-  } else {
-    commit = contentRevision(metaResp.body);
-  }
+  CommitAnswer answer = asked ? *asked : askCommit(repo, request, options);
+  const HttpResponse& metaResp = answer.metadata;
+  const std::string commit = answer.commit;
+  // Files after metadata.json come from the commit, so a branch moving mid-download cannot mix two.
+  const std::string fetchRev = answer.fromHeader ? commit : request.gitRev();
 
   PackageMetadata meta = withContext("in metadata.json from " + metaResp.finalUrl,
                                      [&] { return PackageMetadata::parse(metaResp.body); });

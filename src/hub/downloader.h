@@ -14,6 +14,7 @@
 #include <string>
 
 #include "hub/hub_config.h"
+#include "hub/http_client.h"
 #include "hub/repo_ref.h"
 
 namespace wgk::hub {
@@ -23,10 +24,21 @@ struct StagedPackage {
   std::filesystem::path packageDir;  // staging folder holding build/webgpu (caller installs or removes)
 };
 
+// What the endpoint says a request names: step 1 above on its own (one GET of metadata.json; the
+// Hub sends X-Repo-Commit on it). Its response can be handed to downloadPackage, so asking and then
+// downloading costs no extra request. Errors as httpGet (NotFound for 404, Network otherwise).
+struct CommitAnswer {
+  std::string commit;  // 40 hex, lower-case
+  bool fromHeader = false;
+  HttpResponse metadata;
+};
+CommitAnswer askCommit(const RepoId& repo, const PackageRequest& request, const HubOptions& options);
+
 // `have`: files (relative to build/webgpu) that need not be fetched because a verified copy of
 // this commit already holds them. Options must be effectiveOptions().
 StagedPackage downloadPackage(const RepoId& repo, const PackageRequest& request, const HubOptions& options,
                               const std::filesystem::path& stagingDir,
-                              const std::set<std::string>& have = {});
+                              const std::set<std::string>& have = {},
+                              const CommitAnswer* asked = nullptr);
 
 }  // namespace wgk::hub

@@ -3,8 +3,10 @@
 //   cacheDir  <- WGK_CACHE, else $XDG_CACHE_HOME/wgk, else ~/.cache/wgk
 //   offline   <- true if set, or WGK_OFFLINE is 1/true/yes
 //   token     <- WGK_TOKEN (sent only to the endpoint's origin)
+//   refsTtlSec <- WGK_REFS_TTL, else 300: how long a branch's answered commit is trusted
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -13,6 +15,7 @@
 namespace wgk::hub {
 
 inline constexpr const char* kDefaultEndpoint = "https://huggingface.co/kernels";
+inline constexpr long kDefaultRefsTtlSec = 300;
 
 struct HubOptions {
   std::string endpoint;      // empty: environment / default
@@ -25,6 +28,16 @@ struct HubOptions {
   bool verifyFolders = true;         // package folders named by path: check metadata.json's digests
   std::optional<std::string> token;  // unset: WGK_TOKEN
   HttpSettings http;                 // timeouts, retries, size cap (token fields are filled in)
+  // Seconds a branch's commit, as the endpoint last named it, is used without asking again (also
+  // how long an unreachable endpoint is not asked again). 0: ask on every resolve. Unset:
+  // WGK_REFS_TTL, else kDefaultRefsTtlSec.
+  std::optional<long> refsTtlSec;
+  // The endpoint's answer is required (`wgk download`): no fallback to a cached or embedded copy
+  // when it cannot be reached or has no such branch, and the branch is asked on every call.
+  bool requireEndpoint = false;
+  // Where fallback announcements go (a cached or embedded copy used because the endpoint could not
+  // answer). Unset: stderr, each distinct line once per process.
+  std::function<void(const std::string&)> notice;
 };
 
 // A copy with every unset field filled from the environment and defaults; the endpoint loses any

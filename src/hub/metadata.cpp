@@ -161,12 +161,12 @@ static void refuseSymlinks(const fs::path& dir) {
   if (ec) throw Error(ErrorCode::Io, "cannot list " + dir.string() + ": " + ec.message());
 }
 
-PackageMetadata generateMetadata(const fs::path& packageDir, const std::string& org) {
+PackageMetadata generateMetadata(const fs::path& packageDir, const std::string& org, const std::string& name) {
   fs::path dir = webgpuDir(packageDir);
   refuseSymlinks(dir);
   fs::path abs = fs::weakly_canonical(fs::absolute(packageDir));
   ManifestFacts facts = readManifestFacts(readFileBytes(dir / "manifest.json"));
-  std::string basename = abs.filename().string();
+  std::string basename = name.empty() ? abs.filename().string() : name;
   if (facts.opId() != basename)
     throw Error(ErrorCode::Manifest, "the package folder is named \"" + basename +
                                          "\" but its manifest's op id is \"" + facts.opId() +
@@ -217,7 +217,7 @@ DigestReport compareDigests(const fs::path& dir, const std::map<std::string, std
   return r;
 }
 
-DigestReport checkPackageMetadata(const fs::path& packageDir, const std::string& org) {
+DigestReport checkPackageMetadata(const fs::path& packageDir, const std::string& org, const std::string& name) {
   fs::path dir = webgpuDir(packageDir);
   std::error_code ec;
   if (!fs::is_regular_file(dir / "metadata.json", ec))
@@ -226,7 +226,7 @@ DigestReport checkPackageMetadata(const fs::path& packageDir, const std::string&
                                          packageDir.string() + " --write`");
   PackageMetadata recorded = PackageMetadata::parse(readFileBytes(dir / "metadata.json"));
   DigestReport r = compareDigests(dir, recorded.files);
-  PackageMetadata now = generateMetadata(packageDir, org);
+  PackageMetadata now = generateMetadata(packageDir, org, name);
   if (recorded.id != now.id) r.stale.push_back("id (\"" + recorded.id + "\", expected \"" + now.id + "\")");
   if (recorded.name != now.name)
     r.stale.push_back("name (\"" + recorded.name + "\", expected \"" + now.name + "\")");

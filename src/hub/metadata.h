@@ -57,8 +57,10 @@ struct PackageMetadata {
 };
 
 // Builds metadata.json's content for <packageDir>/build/webgpu from its manifest and files. The
-// package folder's basename must equal the manifest's op id. `org` fills the id.
-PackageMetadata generateMetadata(const fs::path& packageDir, const std::string& org);
+// package folder's basename (or `name`, when given: a cache folder is named by its commit) must
+// equal the manifest's op id. `org` fills the id.
+PackageMetadata generateMetadata(const fs::path& packageDir, const std::string& org,
+                                 const std::string& name = "");
 
 // The org a package folder belongs to: the name of its parent folder (packages/<org>/<name>).
 std::string orgOfPackageDir(const fs::path& packageDir);
@@ -81,7 +83,8 @@ DigestReport compareDigests(const fs::path& dir, const std::map<std::string, std
 // What `wgk digest PACKAGE` checks: the recorded digests against the files, and the recorded id,
 // name, backend and variants against what generateMetadata gives now (provenance is not compared,
 // so a new wgk version does not make every package stale). Error(NotFound) without metadata.json.
-DigestReport checkPackageMetadata(const fs::path& packageDir, const std::string& org);
+DigestReport checkPackageMetadata(const fs::path& packageDir, const std::string& org,
+                                  const std::string& name = "");
 
 // The package's content revision: the first 40 hex digits of sha256(metadata.json bytes). As
 // metadata.json records the digest of every other file, it changes whenever any file does. Used as

@@ -24,11 +24,11 @@ static void copyPackage(const fs::path& packageDir, const fs::path& dest) {
 }
 
 PublishResult publishLayout(const fs::path& packageDir, const fs::path& outDir,
-                            std::optional<std::string> revision, int version,
-                            std::optional<std::string> org) {
+                            std::optional<std::string> revision, int version, std::optional<std::string> org,
+                            std::optional<std::string> name) {
   std::string orgName = org ? *org : orgOfPackageDir(packageDir);
-  std::string name = fs::weakly_canonical(fs::absolute(packageDir)).filename().string();
-  RepoId repo = parseRepoId(orgName + "/" + name);
+  std::string repoName = name ? *name : fs::weakly_canonical(fs::absolute(packageDir)).filename().string();
+  RepoId repo = parseRepoId(orgName + "/" + repoName);
   PackageRequest req = PackageRequest::make(version, std::nullopt);
   PackageMetadata meta =
       withContext("in package " + packageDir.string(), [&] { return verifyPackageFolder(packageDir, true); });

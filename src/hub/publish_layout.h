@@ -22,9 +22,11 @@ struct PublishResult {
 
 // Refuses (Error(Integrity)) a package whose files do not match its metadata.json. The commit
 // defaults to the content revision (contentRevision of metadata.json); org defaults to the
-// package folder's parent folder name.
+// package folder's parent folder name, name to its basename (a cache folder is named by its commit,
+// so a caller publishing one passes the repo's name).
 PublishResult publishLayout(const std::filesystem::path& packageDir, const std::filesystem::path& outDir,
                             std::optional<std::string> revision, int version = 1,
-                            std::optional<std::string> org = std::nullopt);
+                            std::optional<std::string> org = std::nullopt,
+                            std::optional<std::string> name = std::nullopt);
 
 }  // namespace wgk::hub

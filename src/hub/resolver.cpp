@@ -1,5 +1,7 @@
 #include "hub/resolver.h"
 
+#include <ctime>
+
 #include "hub/cache.h"
 #include "hub/downloader.h"
 #include "hub/fs_util.h"
@@ -67,11 +69,12 @@ std::optional<Found> fromEmbedded(const RepoId& repo, const PackageRequest& req,
   return Found{folder, rev, "embedded", meta};
 }
 
-Found fromNetwork(Cache& cache, const RepoId& repo, const PackageRequest& req, const HubOptions& o) {
+Found fromNetwork(Cache& cache, const RepoId& repo, const PackageRequest& req, const HubOptions& o,
+                  const CommitAnswer* asked = nullptr) {
   TempDir staging(cache.stagingParent(), "dl-");
   StagedPackage staged =
       withContext("while downloading " + repo.str() + " (" + req.gitRev() + ") from " + o.endpoint,
-                  [&] { return downloadPackage(repo, req, o, staging.path()); });
+                  [&] { return downloadPackage(repo, req, o, staging.path(), {}, asked); });
   fs::path folder = cache.install(repo, staged.commit, staging.path());
   if (!req.pinned()) cache.writeRef(repo, req.gitRev(), staged.commit);
   PackageMetadata meta = verifyPackageFolder(folder, o.withTests);
@@ -84,7 +87,8 @@ std::string missingOffline(const RepoId& repo, const PackageRequest& req, const 
          ", and offline mode (--offline / WGK_OFFLINE=1) forbids downloading it";
 }
 
-ResolvedPackage finish(const RepoId& repo, const PackageRequest& req, PackageOrigin source, Found f) {
+ResolvedPackage finish(const RepoId& repo, const PackageRequest& req, PackageOrigin source, Found f,
+                       std::string notice = {}) {
   ResolvedPackage r;
   r.repo = repo;
   r.requested = req;
@@ -93,7 +97,81 @@ ResolvedPackage finish(const RepoId& repo, const PackageRequest& req, PackageOri
   r.via = f.via;
   r.folder = f.folder;
   r.metadata = std::move(f.meta);
+  r.notice = std::move(notice);
   return r;
+}
+
+PackageRequest pinnedTo(const std::string& commit) {
+  return PackageRequest::make(std::nullopt, commit);
+}
+
+// What serves a branch whose endpoint could not answer (`why`): the commit refs.json last recorded
+// for it, else the embedded copy; announced, never silent. nullopt when neither exists.
+std::optional<ResolvedPackage> fallback(Cache& cache, const RepoId& repo, const PackageRequest& req,
+                                        const HubOptions& o, const std::string& why) {
+  std::string head = o.endpoint + " could not say which commit " + req.gitRev() + " of " + repo.str() +
+                     " names (" + why + "); ";
+  std::optional<ResolvedPackage> r;
+  if (auto ref = cache.readRef(repo, req.gitRev()))
+    if (auto f = fromCache(cache, repo, *ref, o))
+      r = finish(repo, req, PackageOrigin::Cache, std::move(*f),
+                 head + "using the cached commit " + *ref + " it named before");
+  if (!r)
+    if (auto f = fromEmbedded(repo, req, o))
+      r = finish(repo, req, PackageOrigin::Embedded, std::move(*f),
+                 head + "using the embedded copy (embedded:" + f->revision + ")");
+  if (r) o.notice(r->notice);
+  return r;
+}
+
+// The first line of an error (its message without the context chain), for an announcement.
+std::string firstLine(const Error& e) {
+  return e.message().substr(0, e.message().find('\n'));
+}
+
+// A branch request, online (docs/hub.md "Resolution"): the commit the endpoint named less than
+// refsTtlSec ago, else ask (one GET of metadata.json), then serve that commit from the cache, the
+// embedded copy (when it is those bytes) or a download that reuses the answer's metadata.json.
+ResolvedPackage resolveBranch(Cache& cache, const RepoId& repo, const PackageRequest& req,
+                              const HubOptions& o) {
+  const std::string branch = req.gitRev();
+  const int64_t now = std::time(nullptr);
+  std::optional<RefCheck> check = cache.readRefCheck(repo, branch);
+  const bool fresh =
+      !o.requireEndpoint && *o.refsTtlSec > 0 && check && check->at <= now && now - check->at < *o.refsTtlSec;
+  if (fresh && check->reachable)
+    if (auto ref = cache.readRef(repo, branch)) {
+      if (auto f = fromCache(cache, repo, *ref, o))
+        return finish(repo, req, PackageOrigin::Cache, std::move(*f));
+      if (auto f = fromEmbedded(repo, pinnedTo(*ref), o))
+        return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
+    }
+  // An endpoint that could not answer a moment ago is not asked again until the TTL passes.
+  if (fresh && !check->reachable)
+    if (auto r = fallback(cache, repo, req, o,
+                          check->detail + ", asked " + std::to_string(now - check->at) + " s ago"))
+      return *r;
+  CommitAnswer answer;
+  try {
+    answer = askCommit(repo, req, o);
+  } catch (Error& e) {
+    if (e.code() != ErrorCode::NotFound && e.code() != ErrorCode::Network) throw;
+    if (!o.requireEndpoint) {
+      cache.writeRefCheck(repo, branch, {now, false, firstLine(e)});
+      if (auto r = fallback(cache, repo, req, o, firstLine(e))) return *r;
+    }
+    throw e.with("while asking " + o.endpoint + " which commit " + branch + " of " + repo.str() + " names");
+  }
+  cache.writeRefCheck(repo, branch, {now, true, ""});
+  if (auto f = fromCache(cache, repo, answer.commit, o)) {
+    cache.writeRef(repo, branch, answer.commit);
+    return finish(repo, req, PackageOrigin::Cache, std::move(*f));
+  }
+  if (auto f = fromEmbedded(repo, pinnedTo(answer.commit), o)) {
+    cache.writeRef(repo, branch, answer.commit);
+    return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
+  }
+  return finish(repo, req, PackageOrigin::Network, fromNetwork(cache, repo, req, o, &answer));
 }
 
 ResolvedPackage resolveWithLock(const RepoId& repo, const PackageRequest& req, const LockEntry& entry,
@@ -134,13 +212,22 @@ ResolvedPackage resolvePackage(const std::string& repoText, const PackageRequest
       return resolveWithLock(repo, req, *entry, o);
     }
     Cache cache(o.cacheDir);
-    std::optional<std::string> commit = req.revision ? req.revision : cache.readRef(repo, req.gitRev());
-    if (commit)
-      if (auto f = fromCache(cache, repo, *commit, o))
+    if (req.pinned()) {
+      // A pin names exact bytes: once they are here, the network has nothing to add.
+      if (auto f = fromCache(cache, repo, *req.revision, o))
+        return finish(repo, req, PackageOrigin::Cache, std::move(*f));
+      if (auto f = fromEmbedded(repo, req, o))
+        return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
+      if (o.offline) throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
+      return finish(repo, req, PackageOrigin::Network, fromNetwork(cache, repo, req, o));
+    }
+    if (!o.offline) return resolveBranch(cache, repo, req, o);
+    // Offline: the commit the branch last named, else the embedded copy.
+    if (auto ref = cache.readRef(repo, req.gitRev()))
+      if (auto f = fromCache(cache, repo, *ref, o))
         return finish(repo, req, PackageOrigin::Cache, std::move(*f));
     if (auto f = fromEmbedded(repo, req, o)) return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
-    if (o.offline) throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
-    return finish(repo, req, PackageOrigin::Network, fromNetwork(cache, repo, req, o));
+    throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
   });
 }
 

@@ -1,9 +1,12 @@
 // Resolving a repo id to a verified local package folder, offline-first (docs/hub.md):
 //   1. a lock file entry, when options.lockFile is set (its revision; any drift is refused);
-//   2. the local cache (a pinned commit, or the branch's entry in refs.json);
-//   3. the embedded packages (<embeddedRoot>/<org>/<name>/): serve version 1, or a revision equal
-//      to their content revision (sha256 of metadata.json, 40 hex);
-//   4. the network (unless offline): download, verify, install into the cache.
+//   2. a pinned revision: the cache, the embedded copy when it is those bytes, else a download;
+//   3. a branch (version N), online: the commit the endpoint named less than refsTtlSec ago, else
+//      ask it (one GET of metadata.json, X-Repo-Commit), then that commit from the cache, the
+//      embedded copy (when its content revision is that commit) or a download. When the endpoint
+//      cannot answer (unreachable, 5xx, 404): the commit refs.json last named, else the embedded
+//      copy, announced through options.notice; else the error;
+//   4. a branch, offline: refs.json's commit in the cache, else the embedded copy (version 1).
 // Every folder returned has been checked against its metadata.json digests on this call.
 #pragma once
 
@@ -27,6 +30,7 @@ struct ResolvedPackage {
   std::string via;               // where the bytes were found: "cache", "embedded" or "network"
   std::filesystem::path folder;  // holds build/webgpu/
   PackageMetadata metadata;
+  std::string notice;  // non-empty: a fallback was used because the endpoint could not answer (why)
   // "embedded:<revision>" for embedded packages, else the revision (what `wgk info` shows).
   std::string displayRevision() const { return via == "embedded" ? "embedded:" + revision : revision; }
 };

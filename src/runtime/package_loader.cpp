@@ -38,6 +38,7 @@ hub::HubOptions hubOptionsFor(const RuntimeOptions& options) {
   h.offline = options.offline;
   h.trustRemoteCode = options.trustRemoteCode;
   h.verifyFolders = options.verifyDigests;
+  if (options.refsTtlSec >= 0) h.refsTtlSec = options.refsTtlSec;
   return h;
 }
 

@@ -103,6 +103,7 @@ std::vector<std::string> HubServer::log() const {
 
 HubOptions testOptions(const std::string& endpoint, const fs::path& cache) {
   ::unsetenv("WGK_OFFLINE");  // the tests choose offline mode explicitly
+  ::unsetenv("WGK_REFS_TTL");
   HubOptions o;
   o.endpoint = endpoint;
   o.cacheDir = cache.string();
