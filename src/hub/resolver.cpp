@@ -70,7 +70,7 @@ std::optional<Found> fromEmbedded(const RepoId& repo, const PackageRequest& req,
 Found fromNetwork(Cache& cache, const RepoId& repo, const PackageRequest& req, const HubOptions& o) {
   TempDir staging(cache.stagingParent(), "dl-");
   StagedPackage staged =
-      withContext("while downloading " + repo.str() + " (" + req.gitRev() + ") from " + o.endpoint,
+      withContext("downloading " + repo.str() + " (" + req.gitRev() + ") from " + o.endpoint,
                   [&] { return downloadPackage(repo, req, o, staging.path()); });
   fs::path folder = cache.install(repo, staged.commit, staging.path());
   if (!req.pinned()) cache.writeRef(repo, req.gitRev(), staged.commit);
