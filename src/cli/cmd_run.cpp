@@ -1,5 +1,4 @@
-// wgk run PACKAGE --input NAME=FILE.npy|FILE.safetensors[:TENSOR] ... [--cast float32] [--attr NAME=VALUE
-// ...]
+// wgk run PACKAGE --input NAME=FILE.npy|FILE.safetensors[:TENSOR] ... [--cast float32] [--attr NAME=VALUE ...]
 //         [--variant ID] --output-dir DIR [--output-format npy|safetensors] [--json] [hub options]
 // Runs a kernel on tensor files and writes DIR/<output arg>.npy for each output (or all outputs in
 // DIR/outputs.safetensors). --cast float32 (or float16) accepts float64 inputs, NumPy's default.
@@ -25,31 +24,25 @@ void addRunCommand(CLI::App& app) {
   };
   auto s = std::make_shared<State>();
   auto* cmd = app.add_subcommand("run", "Run a kernel on .npy inputs and write its outputs as .npy files");
-  cmd->add_option("package", s->package, "repo id (webgpu-kernels/<domain>.<Op>) or package folder")
-      ->required();
-  cmd->add_option("--input,-i", s->inputs,
-                  "NAME=FILE.npy or NAME=FILE.safetensors[:TENSOR], one per input tensor (args names)");
-  cmd->add_option("--cast", s->cast, "read float64 inputs as this dtype (float32 or float16)")
-      ->check(CLI::IsMember({"float32", "float16"}));
+  cmd->add_option("package", s->package, "repo id (webgpu-kernels/<domain>.<Op>) or package folder")->required();
+  cmd->add_option("--input,-i", s->inputs, "NAME=FILE.npy or NAME=FILE.safetensors[:TENSOR] (args names)");
+  cmd->add_option("--cast", s->cast, "read float64 inputs as this dtype")->check(CLI::IsMember({"float32", "float16"}));
   cmd->add_option("--attr,-a", s->attrs, "NAME=VALUE (VALUE read as JSON, else as a string)");
   cmd->add_option("--arg", s->args, "NAME=VALUE: a scalar arg of a spec 2.1 package (VALUE read as JSON)");
   cmd->add_option("--variant", s->variant, "force this variant (must be eligible)");
   cmd->add_option("--output-dir,-o", s->outputDir, "folder for <output>.npy files")->required();
-  cmd->add_option("--output-format", s->outputFormat, "npy (one file per output) or safetensors (one file)")
-      ->check(CLI::IsMember({"npy", "safetensors"}))
-      ->capture_default_str();
+  cmd->add_option("--output-format", s->outputFormat, "npy (a file per output) or safetensors (one file)")
+      ->check(CLI::IsMember({"npy", "safetensors"}));
   cmd->add_flag("--json", s->json, "report as JSON on stdout");
   wgk::cli::addHubOptions(cmd, s->hub);
   cmd->callback([s] {
     std::map<std::string, wgk::HostTensor> tensors;
     for (const auto& in : s->inputs) {
       auto [name, file] = wgk::cli::splitAssignment(in, "--input");
-      if (tensors.count(name))
-        throw wgk::Error(wgk::ErrorCode::InvalidArgument, "input '" + name + "' is given twice");
+      if (tensors.count(name)) throw wgk::Error(wgk::ErrorCode::InvalidArgument, "input '" + name + "' is given twice");
       std::optional<wgk::DType> cast;
       if (!s->cast.empty()) cast = wgk::parseDType(s->cast);
-      tensors.emplace(name, wgk::withContext("reading input " + name,
-                                             [&] { return wgk::readTensorFile(file, name, cast); }));
+      tensors.emplace(name, wgk::withContext("reading input " + name, [&] { return wgk::readTensorFile(file, name, cast); }));
     }
     wgk::CallOptions options;
     options.attrs = wgk::cli::parseAttributes(s->attrs);
@@ -63,13 +56,11 @@ void addRunCommand(CLI::App& app) {
     std::map<std::string, wgk::TensorRef> refs;
     for (const auto& [k, v] : tensors) refs.emplace(k, wgk::TensorRef(v));
     wgk::CallResult r = kernel.call(refs, options);
-    const auto& src = kernel.source();
 
+    const auto& src = kernel.source();
     std::error_code ec;  // a folder that cannot be created is a file error (exit 5), not an internal one
     std::filesystem::create_directories(s->outputDir, ec);
-    if (ec)
-      throw wgk::Error(wgk::ErrorCode::Io,
-                       "cannot create the output folder '" + s->outputDir + "': " + ec.message());
+    if (ec) throw wgk::Error(wgk::ErrorCode::Io, "cannot create the output folder '" + s->outputDir + "': " + ec.message());
     nlohmann::json outputs = nlohmann::json::object();
     const bool st = s->outputFormat == "safetensors";
     const std::string stPath = (std::filesystem::path(s->outputDir) / "outputs.safetensors").string();
@@ -80,25 +71,18 @@ void addRunCommand(CLI::App& app) {
     }
     if (st) wgk::writeSafetensors(stPath, r.host, {{"producer", "wgk run " + src.opId}});
     if (s->json) {
-      nlohmann::json j = {{"package", src.opId},
-                          {"repo", src.repo},
-                          {"revision", src.revision},
-                          {"origin", src.origin},
-                          {"variant", r.variant},
-                          {"selectedBy", r.selectedBy},
+      nlohmann::json j = {{"package", src.opId},   {"repo", src.repo},          {"revision", src.revision},
+                          {"origin", src.origin},  {"variant", r.variant},      {"selectedBy", r.selectedBy},
                           {"outputs", outputs},
-                          {"timingsUs",
-                           {{"upload", r.timings.uploadUs},
-                            {"gpu", r.timings.gpuUs},
-                            {"readback", r.timings.readbackUs},
-                            {"total", r.timings.totalUs}}}};
+                          {"timingsUs", {{"upload", r.timings.uploadUs}, {"gpu", r.timings.gpuUs},
+                                          {"readback", r.timings.readbackUs}, {"total", r.timings.totalUs}}}};
       std::cout << j.dump(2) << "\n";
     } else {
       std::cout << src.opId << " (" << src.origin << (src.revision.empty() ? "" : " " + src.revision)
                 << "): variant " << r.variant << " (" << r.selectedBy << ")\n";
       for (const auto& [name, o] : outputs.items())
-        std::cout << "  " << name << ": " << o["dtype"].get<std::string>() << " " << o["shape"].dump()
-                  << " -> " << o["file"].get<std::string>() << "\n";
+        std::cout << "  " << name << ": " << o["dtype"].get<std::string>() << " " << o["shape"].dump() << " -> "
+                  << o["file"].get<std::string>() << "\n";
       std::printf("  upload %.1f us, gpu %.1f us, readback %.1f us, total %.1f us\n", r.timings.uploadUs,
                   r.timings.gpuUs, r.timings.readbackUs, r.timings.totalUs);
     }

@@ -24,8 +24,7 @@ expr::Value shapeValue(const Shape& s) {
 
 int64_t valueToInt(const expr::Value& v, const std::string& what) {
   if (v.isBool() || !v.isNumber())
-    throw Error(ErrorCode::Expression,
-                what + " must be an integer, got " + std::string(v.kindName()) + " " + v.repr());
+    throw Error(ErrorCode::Expression, what + " must be an integer, got " + std::string(v.kindName()) + " " + v.repr());
   if (v.isFloat()) {
     const double d = v.asNumber();
     if (!std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.0e18)
@@ -35,8 +34,7 @@ int64_t valueToInt(const expr::Value& v, const std::string& what) {
 }
 
 Shape valueToShape(const expr::Value& v, const std::string& what) {
-  if (!v.isList())
-    throw Error(ErrorCode::Expression, what + " must be a list of dimensions, got " + v.repr());
+  if (!v.isList()) throw Error(ErrorCode::Expression, what + " must be a list of dimensions, got " + v.repr());
   Shape s;
   for (const auto& d : v.asList()) {
     const int64_t n = valueToInt(d, what + " dimension");
@@ -90,38 +88,39 @@ std::string joinNames(const std::vector<std::string>& names) {
 
 // The Hub loader's defaults for limits a profile leaves out (the WebGPU spec's minimums).
 const std::map<std::string, uint64_t>& defaultLimits() {
-  static const std::map<std::string, uint64_t> d = {{"maxTextureDimension1D", 8192},
-                                                    {"maxTextureDimension2D", 8192},
-                                                    {"maxTextureDimension3D", 2048},
-                                                    {"maxTextureArrayLayers", 256},
-                                                    {"maxBindGroups", 4},
-                                                    {"maxBindGroupsPlusVertexBuffers", 24},
-                                                    {"maxBindingsPerBindGroup", 1000},
-                                                    {"maxDynamicUniformBuffersPerPipelineLayout", 8},
-                                                    {"maxDynamicStorageBuffersPerPipelineLayout", 4},
-                                                    {"maxSampledTexturesPerShaderStage", 16},
-                                                    {"maxSamplersPerShaderStage", 16},
-                                                    {"maxStorageBuffersPerShaderStage", 10},
-                                                    {"maxStorageTexturesPerShaderStage", 4},
-                                                    {"maxUniformBuffersPerShaderStage", 12},
-                                                    {"maxUniformBufferBindingSize", 65536},
-                                                    {"maxStorageBufferBindingSize", 134217728},
-                                                    {"minUniformBufferOffsetAlignment", 256},
-                                                    {"minStorageBufferOffsetAlignment", 256},
-                                                    {"maxVertexBuffers", 8},
-                                                    {"maxBufferSize", 268435456},
-                                                    {"maxVertexAttributes", 16},
-                                                    {"maxVertexBufferArrayStride", 2048},
-                                                    {"maxInterStageShaderVariables", 16},
-                                                    {"maxColorAttachments", 8},
-                                                    {"maxColorAttachmentBytesPerSample", 32},
-                                                    {"maxComputeInvocationsPerWorkgroup", 256},
-                                                    {"maxComputeWorkgroupSizeX", 256},
-                                                    {"maxComputeWorkgroupSizeY", 256},
-                                                    {"maxComputeWorkgroupSizeZ", 64},
-                                                    {"maxComputeWorkgroupStorageSize", 16384},
-                                                    {"maxComputeWorkgroupsPerDimension", 65535},
-                                                    {"maxImmediateSize", 0}};
+  static const std::map<std::string, uint64_t> d = {
+      {"maxTextureDimension1D", 8192},
+      {"maxTextureDimension2D", 8192},
+      {"maxTextureDimension3D", 2048},
+      {"maxTextureArrayLayers", 256},
+      {"maxBindGroups", 4},
+      {"maxBindGroupsPlusVertexBuffers", 24},
+      {"maxBindingsPerBindGroup", 1000},
+      {"maxDynamicUniformBuffersPerPipelineLayout", 8},
+      {"maxDynamicStorageBuffersPerPipelineLayout", 4},
+      {"maxSampledTexturesPerShaderStage", 16},
+      {"maxSamplersPerShaderStage", 16},
+      {"maxStorageBuffersPerShaderStage", 10},
+      {"maxStorageTexturesPerShaderStage", 4},
+      {"maxUniformBuffersPerShaderStage", 12},
+      {"maxUniformBufferBindingSize", 65536},
+      {"maxStorageBufferBindingSize", 134217728},
+      {"minUniformBufferOffsetAlignment", 256},
+      {"minStorageBufferOffsetAlignment", 256},
+      {"maxVertexBuffers", 8},
+      {"maxBufferSize", 268435456},
+      {"maxVertexAttributes", 16},
+      {"maxVertexBufferArrayStride", 2048},
+      {"maxInterStageShaderVariables", 16},
+      {"maxColorAttachments", 8},
+      {"maxColorAttachmentBytesPerSample", 32},
+      {"maxComputeInvocationsPerWorkgroup", 256},
+      {"maxComputeWorkgroupSizeX", 256},
+      {"maxComputeWorkgroupSizeY", 256},
+      {"maxComputeWorkgroupSizeZ", 64},
+      {"maxComputeWorkgroupStorageSize", 16384},
+      {"maxComputeWorkgroupsPerDimension", 65535},
+      {"maxImmediateSize", 0}};
   return d;
 }
 
@@ -148,11 +147,9 @@ void checkAttribute(const Manifest& m, const std::string& name, const expr::Valu
   }
   if (const expr::Value* def = spec->defaultValue ? &*spec->defaultValue : nullptr) {
     if (def->isNumber() && !value.isNumber())
-      contract("attribute '" + name + "' must be a number (default " + def->repr() + "), got " +
-               value.repr());
+      contract("attribute '" + name + "' must be a number (default " + def->repr() + "), got " + value.repr());
     if (def->isString() && !value.isString())
-      contract("attribute '" + name + "' must be a string (default " + def->repr() + "), got " +
-               value.repr());
+      contract("attribute '" + name + "' must be a string (default " + def->repr() + "), got " + value.repr());
   }
   auto c = m.attributeConstraints.find(name);
   if (c == m.attributeConstraints.end()) return;
@@ -164,17 +161,17 @@ void checkAttribute(const Manifest& m, const std::string& name, const expr::Valu
       allowed += (allowed.empty() ? "" : ", ") + v.repr();
     }
     if (!ok)
-      contract("attribute " + name + " = " + value.repr() + " is outside attributeConstraints." + name +
-               ".values [" + allowed + "]");
+      contract("attribute " + name + " = " + value.repr() + " is outside attributeConstraints." + name + ".values [" +
+               allowed + "]");
   }
   if ((c->second.min || c->second.max) && value.isNumber()) {
     const double x = value.asNumber();
     if (c->second.min && !(x >= *c->second.min))
-      contract(fmt::format("attribute {} = {} is below attributeConstraints.{}.min {}", name, value.repr(),
-                           name, *c->second.min));
+      contract(fmt::format("attribute {} = {} is below attributeConstraints.{}.min {}", name, value.repr(), name,
+                           *c->second.min));
     if (c->second.max && !(x <= *c->second.max))
-      contract(fmt::format("attribute {} = {} is above attributeConstraints.{}.max {}", name, value.repr(),
-                           name, *c->second.max));
+      contract(fmt::format("attribute {} = {} is above attributeConstraints.{}.max {}", name, value.repr(), name,
+                           *c->second.max));
   }
 }
 
@@ -190,8 +187,7 @@ void checkScalarArg(const package::ScalarArgSpec& a, const expr::Value& v) {
     if (!v.isBool()) contract(what + " must be true or false, got " + v.repr());
     return;
   }
-  if (v.isBool() || !v.isNumber() || !std::isfinite(v.asNumber()))
-    contract(what + " must be a finite number, got " + v.repr());
+  if (v.isBool() || !v.isNumber() || !std::isfinite(v.asNumber())) contract(what + " must be a finite number, got " + v.repr());
   const double d = v.asNumber();
   if (a.kind == "u32" && (d != std::floor(d) || d < 0 || d > 4294967295.0))
     contract(what + " must be an integer in [0, 4294967295], got " + v.repr());
@@ -215,27 +211,23 @@ DType outputDType(const Manifest& m, const PortSpec& p, const RequestScope& rs, 
     contract("output '" + p.name + "' has type " + p.dtype + ", which no present input binds");
   const auto& allowed = m.typeConstraints.at(p.dtype);
   auto toConstraint = m.attributeConstraints.find("to");
-  if (m.domain == "ai.onnx" && toConstraint != m.attributeConstraints.end() &&
-      toConstraint->second.required) {
+  if (m.domain == "ai.onnx" && toConstraint != m.attributeConstraints.end() && toConstraint->second.required) {
     auto to = attrs.find("to");
     std::optional<DType> d;
     if (to != attrs.end() && to->second.isNumber())
       for (DType t : {DType::Float32, DType::Float16, DType::Int32, DType::Uint32, DType::Int8, DType::Uint8,
                       DType::Int16, DType::Int64, DType::Bool})
         if (onnxDtypeCode(t) == to->second.asNumber()) d = t;
-    if (!d)
-      contract("attribute to=" + (to == attrs.end() ? std::string("(absent)") : to->second.repr()) +
-               " is not a supported ONNX TensorProto dtype code");
+    if (!d) contract("attribute to=" + (to == attrs.end() ? std::string("(absent)") : to->second.repr()) +
+                     " is not a supported ONNX TensorProto dtype code");
     if (std::find(allowed.begin(), allowed.end(), dtypeName(*d)) == allowed.end())
-      contract("attribute to gives " + std::string(dtypeName(*d)) + ", which type " + p.dtype +
-               " does not allow");
+      contract("attribute to gives " + std::string(dtypeName(*d)) + ", which type " + p.dtype + " does not allow");
     return *d;
   }
   if (allowed.size() == 1) return parseDType(allowed[0]);
   for (const PortSpec* in : m.inputs())
     if (auto it = inputDtypes.find(in->name); it != inputDtypes.end())
-      if (std::find(allowed.begin(), allowed.end(), dtypeName(it->second)) != allowed.end())
-        return it->second;
+      if (std::find(allowed.begin(), allowed.end(), dtypeName(it->second)) != allowed.end()) return it->second;
   contract("output '" + p.name + "' has type " + p.dtype + ", which no present input binds");
 }
 
@@ -250,8 +242,7 @@ void bindPortDType(const Manifest& m, const PortSpec& p, DType logical, RequestS
   const DType storage = p.storage ? *p.storage : logical;
   auto tc = m.typeConstraints.find(p.dtype);
   if (tc != m.typeConstraints.end() || m.freeTypeVars.count(p.dtype)) {
-    if (tc != m.typeConstraints.end() &&
-        std::find(tc->second.begin(), tc->second.end(), dt) == tc->second.end())
+    if (tc != m.typeConstraints.end() && std::find(tc->second.begin(), tc->second.end(), dt) == tc->second.end())
       contract("input '" + p.name + "' has dtype " + dt + ", but type " + p.dtype + " allows only " +
                joinNames(tc->second));
     auto [bound, fresh] = rs.logicalTypeVars.emplace(p.dtype, logical);
@@ -270,8 +261,8 @@ void bindPortDType(const Manifest& m, const PortSpec& p, DType logical, RequestS
     // different projections conflict there, and so here).
     auto [bound, fresh] = rs.typeVars.emplace(p.dtype, storage);
     if (!fresh && bound->second != storage)
-      contract("input '" + p.name + "' is stored as " + std::string(dtypeName(storage)) + ", but the " +
-               p.dtype + " ports bound so far are stored as " + std::string(dtypeName(bound->second)));
+      contract("input '" + p.name + "' is stored as " + std::string(dtypeName(storage)) + ", but the " + p.dtype +
+               " ports bound so far are stored as " + std::string(dtypeName(bound->second)));
     rs.logicalTypeVars.emplace(p.dtype, logical);
   }
 }
@@ -306,8 +297,7 @@ void checkInputs(const Manifest& m, const PlanRequest& req) {
     checkScalarArg(*a, v);
   }
   for (const auto& a : m.args)
-    if (a.required && !req.args.count(a.name))
-      contract("missing required arg '" + a.name + "' (" + a.kind + ")");
+    if (a.required && !req.args.count(a.name)) contract("missing required arg '" + a.name + "' (" + a.kind + ")");
 }
 
 // The manifest derive entries the output shapes read (transitively), in declaration order.
@@ -376,21 +366,20 @@ expr::Map effectiveTunables(const Manifest& m, const PlanRequest& req) {
     if (it == tunables.end()) {
       std::vector<std::string> known;
       for (const auto& t : m.tunables) known.push_back(t.name);
-      throw Error(ErrorCode::InvalidArgument, "tunable override '" + name + "' is not a tunable of " +
-                                                  m.id() + " (tunables: " + joinNames(known) + ")");
+      throw Error(ErrorCode::InvalidArgument, "tunable override '" + name + "' is not a tunable of " + m.id() +
+                                                  " (tunables: " + joinNames(known) + ")");
     }
     if (tunableKind(it->second) != tunableKind(v))
-      throw Error(ErrorCode::InvalidArgument,
-                  "tunable override '" + name + "' = " + v.repr() + " is a " + std::string(tunableKind(v)) +
-                      ", but tunable '" + name + "' of " + m.id() + " is a " +
-                      std::string(tunableKind(it->second)) + " (" + it->second.repr() + ")");
+      throw Error(ErrorCode::InvalidArgument, "tunable override '" + name + "' = " + v.repr() + " is a " +
+                                                  std::string(tunableKind(v)) + ", but tunable '" + name + "' of " +
+                                                  m.id() + " is a " + std::string(tunableKind(it->second)) + " (" +
+                                                  it->second.repr() + ")");
     it->second = expr::wholeNumbersAsInts(v);
   }
   return tunables;
 }
 
-void buildRequestScope(const Manifest& m, const PlanRequest& req, const DeviceProfile& device,
-                       RequestScope& rs) {
+void buildRequestScope(const Manifest& m, const PlanRequest& req, const DeviceProfile& device, RequestScope& rs) {
   // Tunables first: a bad override is reported before anything is evaluated.
   expr::Map tunables = effectiveTunables(m, req);
   checkInputs(m, req);
@@ -405,8 +394,8 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
     inputDtypes[p->name] = t.dtype;
     if (p->rankChecked && p->rank && p->rank->literalValue() && p->rank->literalValue()->isInt() &&
         static_cast<int64_t>(t.shape.size()) != p->rank->literalValue()->asInt())
-      contract("input '" + p->name + "' must have rank " + p->rank->literalValue()->repr() +
-               " (its rank), got shape " + shapeText(t.shape));
+      contract("input '" + p->name + "' must have rank " + p->rank->literalValue()->repr() + " (its rank), got shape " +
+               shapeText(t.shape));
     for (int64_t d : t.shape)
       if (d < 0) contract("input '" + p->name + "' has a negative dimension: " + shapeText(t.shape));
   }
@@ -477,8 +466,8 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
       withContext("deriving output '" + p->name + "'", [&] {
         out.dtype = outputDType(m, *p, rs, attrs, inputDtypes);
         if (p->fixedDtype && *p->fixedDtype != out.dtype)
-          contract("output '" + p->name + "' derives dtype " + std::string(dtypeName(out.dtype)) +
-                   " but args." + p->name + ".dtype is " + std::string(dtypeName(*p->fixedDtype)));
+          contract("output '" + p->name + "' derives dtype " + std::string(dtypeName(out.dtype)) + " but args." +
+                   p->name + ".dtype is " + std::string(dtypeName(*p->fixedDtype)));
         try {
           if (p->shape) {
             out.shape = valueToShape(p->shape->evaluate(pre), "output shape `" + p->shape->text() + "`");
@@ -493,8 +482,7 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
             const int64_t rank = valueToInt(p->rank->evaluate(pre), "output rank `" + p->rank->text() + "`");
             if (rank != static_cast<int64_t>(out.shape.size()))
               contract("output '" + p->name + "' rank `" + p->rank->text() + "` is " + std::to_string(rank) +
-                       " but its shape `" + (p->shape ? p->shape->text() : "") + "` is " +
-                       shapeText(out.shape));
+                       " but its shape `" + (p->shape ? p->shape->text() : "") + "` is " + shapeText(out.shape));
           }
         } catch (Error& e) {
           // The inputs do not give this output a shape: a contract violation, not a manifest bug.
