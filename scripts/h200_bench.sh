@@ -59,7 +59,7 @@ fi
 if [[ "$chain" != only ]]; then
 say "wgk bench ${pkgs[*]} --all-variants"
 timeout 330 env OUT="$out" bash "$root/scripts/h200.sh" bench "${pkgs[@]}" --all-variants --offline \
-  --json "$out/bench-h200.json" || rc=$?
+  --out "$out/bench-h200.json" || rc=$?
 [[ -f "$out/wgk.stdout" ]] && cp "$out/wgk.stdout" "$out/bench-table.txt"
 [[ -f "$out/bench-h200.json" ]] || { say "no evidence written (exit $rc)"; exit $((rc ? rc : 1)); }
 

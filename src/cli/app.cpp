@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "core/log.h"
 #include "wgk/error.h"
 
 namespace wgk::cli {
@@ -56,9 +57,29 @@ int run(int argc, char** argv) {
   CLI::App app{"wgk: a native runtime and catalogue of versioned WebGPU kernels"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("wgk ") + WGK_VERSION);
+  // Quiet by default (core/log.h): --verbose shows info (Dawn's messages among them), twice debug.
+  // Accepted before or after the subcommand (fallthrough).
+  app.fallthrough();
+  // An option callback runs while parsing, before any subcommand's callback does its work.
+  app.add_flag_function(
+      "--verbose,-v",
+      [](int64_t count) { log::setThreshold(count > 1 ? log::Level::Debug : log::Level::Info); },
+      "log more: once info (Dawn's messages), twice debug (default: WGK_LOG, else warnings only)");
   for (auto& add : commandRegistry()) add(app);
   int rc = 0;
   try {
+    // CLI11 reports an unknown first word as "A subcommand is required": name the word instead.
+    std::string known;
+    bool found = false;
+    for (CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; })) {
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+      found = found || (argc > 1 && sub->get_name() == argv[1]);
+    }
+    if (argc > 1 && argv[1][0] != '-' && !found) {
+      std::cerr << "wgk: unknown subcommand '" << argv[1] << "' (subcommands: " << known
+                << "; see wgk --help)\n";
+      return 2;
+    }
     app.parse(argc, argv);
     rc = exitCode().value;
   } catch (const CLI::ParseError& e) {

@@ -1,12 +1,13 @@
-// wgk bench PACKAGE... [--case NAME] [--tag TAG] [--variant ID | --all-variants] [--repeat N]
-//   [--warmup N] [--warmup-ms MS] [--spin-up-ms MS] [--overhead-calls N] [--no-cold] [--tuning FILE] [--json
-//   FILE [--append]] [hub options]
+// wgk bench PACKAGE... [--case NAME] [--tag TAG | --smoke] [--variant ID | --all-variants] [--repeat N]
+//   [--warmup N] [--warmup-ms MS] [--spin-up-ms MS] [--overhead-calls N] [--no-cold] [--tuning FILE]
+//   [--out FILE [--append]] [--json] [hub options]
 // Runs bench.json cases on the local device (src/harness/bench_runner.h): GPU time (median, min),
 // GB/s of the minimum bytes moved, the ratio to a copy kernel on the same bytes in the same run,
-// host overhead per call and the cold first call. A table on stdout, progress on stderr, and with
-// --json the evidence file (docs/benchmarks.md). Exit 1 when any case failed on any variant.
-#include <unistd.h>
-
+// host overhead per call and the cold first call. A table on stdout (stderr with --json), progress
+// on stderr; --out FILE writes the evidence file (docs/formats.md), --json prints it on stdout.
+// Every package, case and variant name is checked before anything is measured. A case the device
+// cannot run (a binding limit) is reported as skipped with the reason. Exit 1 when any case failed.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -15,6 +16,8 @@
 
 #include "cli/command.h"
 #include "cli/support_runtime.h"
+#include "cli/support_terminal.h"
+#include "core/device_profile.h"
 #include "harness/bench_runner.h"
 #include "harness/report_model.h"
 #include "runtime/runtime_impl.h"
@@ -23,36 +26,40 @@
 namespace wgk::cli {
 namespace {
 
-void progressBar(const std::string& label, size_t done, size_t total) {
-  static const bool tty = isatty(fileno(stderr));
-  if (tty) {
-    constexpr int kWidth = 30;
-    const int filled = total ? static_cast<int>(kWidth * done / total) : kWidth;
-    std::fprintf(stderr, "\r[%-*s] %zu/%zu %-48.48s", kWidth,
-                 std::string(static_cast<size_t>(filled), '#').c_str(), done, total, label.c_str());
-    if (label.empty()) std::fprintf(stderr, "\n");
-  } else if (!label.empty()) {
-    std::fprintf(stderr, "bench: [%zu/%zu] %s\n", done + 1, total, label.c_str());
-  }
-  std::fflush(stderr);
+// Column widths of the streamed table: the longest case and variant names of the selection.
+struct Widths {
+  size_t caseW = 4, variantW = 7;
+};
+
+void printHeader(std::FILE* out, const Widths& w) {
+  std::fprintf(out, "%-*s  %-*s %9s %10s %10s %9s %9s %7s %8s %8s\n", static_cast<int>(w.caseW), "case",
+               static_cast<int>(w.variantW), "variant", "MiB", "gpu us", "min us", "GB/s", "copy GB/s",
+               "of copy", "host us", "cold ms");
 }
 
-void printRow(const harness::BenchMeasurement& m) {
-  if (!m.error.empty()) {
-    std::printf("%-34s %-26s %s\n", m.caseName.c_str(), m.variant.empty() ? "-" : m.variant.c_str(),
-                m.error.c_str());
+void printRow(std::FILE* out, const Widths& w, const harness::BenchMeasurement& m) {
+  const int cw = static_cast<int>(w.caseW), vw = static_cast<int>(w.variantW);
+  const char* variant = m.variant.empty() ? "-" : m.variant.c_str();
+  if (!m.skipped.empty()) {
+    std::fprintf(out, "%-*s  %-*s skipped: %s\n", cw, m.caseName.c_str(), vw, variant, m.skipped.c_str());
+  } else if (!m.error.empty()) {
+    std::fprintf(out, "%-*s  %-*s FAILED: %s\n", cw, m.caseName.c_str(), vw, variant, m.error.c_str());
   } else {
-    std::printf("%-34s %-26s %9.2f %10.2f %10.2f %9.4g %9.4g %6.1f%% %8.1f %8.1f\n", m.caseName.c_str(),
-                m.variant.c_str(), static_cast<double>(m.bytes) / (1 << 20), m.gpuUsMedian, m.gpuUsMin,
-                m.gbps, m.copyGbps, m.rooflineRatio * 100, m.wallUsMedian, m.coldMs);
+    std::fprintf(out, "%-*s  %-*s %9.2f %10.2f %10.2f %9.4g %9.4g %6.1f%% %8.1f %8.1f\n", cw,
+                 m.caseName.c_str(), vw, variant, static_cast<double>(m.bytes) / (1 << 20), m.gpuUsMedian,
+                 m.gpuUsMin, m.gbps, m.copyGbps, m.rooflineRatio * 100, m.wallUsMedian, m.coldMs);
   }
-  std::fflush(stdout);
+  std::fflush(out);
 }
 
 // --append: the earlier file must be evidence from the same device; packages, roofline rows and
 // measurements are concatenated.
 nlohmann::json appendTo(const std::string& path, nlohmann::json fresh) {
   nlohmann::json old = harness::loadEvidence(path).doc;
+  if (old.value("format", "") != fresh["format"])
+    throw Error(ErrorCode::InvalidArgument, "--append: '" + path + "' is " + old.value("format", "") +
+                                                " evidence; this wgk writes " +
+                                                fresh["format"].get<std::string>());
   if (old.value("device", nlohmann::json()) != fresh["device"])
     throw Error(ErrorCode::InvalidArgument, "--append: '" + path + "' was measured on another device");
   for (const char* key : {"packages", "roofline", "measurements"})
@@ -68,19 +75,26 @@ void writeJson(const std::string& path, const nlohmann::json& j) {
   if (!out) throw Error(ErrorCode::Io, "writing evidence file '" + path + "' failed");
 }
 
+// A file name is never an option: `--out --case` is a usage error, not a file called "--case".
+std::string notAnOption(const std::string& value) {
+  return !value.empty() && value[0] == '-' ? "expects a file name, not '" + value + "'" : std::string();
+}
+
 void addBenchCommand(CLI::App& app) {
   struct State {
     std::vector<std::string> packages;
     harness::BenchSelection sel;
-    std::string json, tuning;
-    bool append = false, noCold = false;
+    std::string out, tuning;
+    bool append = false, noCold = false, smoke = false, json = false;
     HubCliOptions hub;
   };
   auto s = std::make_shared<State>();
   auto* cmd = app.add_subcommand("bench", "Benchmark packages' bench.json cases on the local device");
   cmd->add_option("packages", s->packages, "repo ids or package folders")->required();
   cmd->add_option("--case", s->sel.caseName, "run only this case");
-  cmd->add_option("--tag", s->sel.tag, "run only cases with this tag (smoke, decode, prefill, large)");
+  auto* tag =
+      cmd->add_option("--tag", s->sel.tag, "run only cases with this tag (smoke, decode, prefill, large)");
+  cmd->add_flag("--smoke", s->smoke, "run only the smoke cases (same as --tag smoke)")->excludes(tag);
   auto* variant = cmd->add_option("--variant", s->sel.variant, "force this variant (where eligible)");
   cmd->add_flag("--all-variants", s->sel.allVariants, "every variant eligible for each case")
       ->excludes(variant);
@@ -101,37 +115,57 @@ void addBenchCommand(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-cold", s->noCold, "skip the cold first-call measurement");
   cmd->add_option("--tuning", s->tuning, "tuning table from wgk tune (default: WGK_TUNING)");
-  auto* json = cmd->add_option("--json", s->json, "write the evidence file");
-  cmd->add_flag("--append", s->append, "add to an existing evidence file of the same device")->needs(json);
+  auto* out =
+      cmd->add_option("--out", s->out, "write the evidence file (docs/formats.md)")->check(notAnOption);
+  cmd->add_flag("--append", s->append, "add to an existing evidence file of the same device")->needs(out);
+  cmd->add_flag("--json", s->json, "print the evidence JSON on stdout (the table goes to stderr)");
   addHubOptions(cmd, s->hub);
   cmd->callback([s] {
     s->sel.cold = !s->noCold;
+    if (s->smoke) s->sel.tag = "smoke";
     auto rt = openRuntime(s->hub, s->tuning);
+    // Every package loads and every name resolves before the first measurement: a typo fails now,
+    // not after minutes of benchmarking.
+    std::vector<Kernel> kernels;
+    Widths w;
+    for (const auto& name : s->packages) {
+      kernels.push_back(rt->load(name, loadOptionsFor(s->hub)));
+      for (const auto& c : harness::checkSelection(kernels.back(), s->sel))
+        w.caseW = std::max(w.caseW, c.size());
+      for (const auto& v : harness::variantIds(kernels.back())) w.variantW = std::max(w.variantW, v.size());
+    }
+    std::FILE* table = s->json ? stderr : stdout;
     harness::CopyRoofline roofline(rt->impl());
     harness::BenchRun run;
     bool failed = false;
-    const auto& info = rt->device().adapterInfoStrings;
-    std::printf("device: %s\n", info.count("description") ? info.at("description").c_str() : "?");
-    std::printf("%-34s %-26s %9s %10s %10s %9s %9s %7s %8s %8s\n", "case", "variant", "MiB", "gpu us",
-                "min us", "GB/s", "copy GB/s", "of copy", "host us", "cold ms");
-    for (const auto& name : s->packages) {
-      Kernel kernel = rt->load(name, loadOptionsFor(s->hub));
-      std::printf("== %s (%s)\n", kernel.source().opId.c_str(), kernel.source().origin.c_str());
+    std::fprintf(table, "device: %s\n", harness::productName(toJson(rt->device())).c_str());
+    printHeader(table, w);
+    Progress progress("bench");
+    for (size_t i = 0; i < kernels.size(); ++i) {
+      Kernel& kernel = kernels[i];
+      const std::string name = s->packages[i];
+      progress.clear();
+      std::fprintf(table, "== %s (%s)\n", kernel.source().opId.c_str(), kernel.source().origin.c_str());
       harness::BenchHooks hooks;
       hooks.reload = [s, name](Runtime& fresh) { return fresh.load(name, loadOptionsFor(s->hub)); };
-      hooks.progress = progressBar;
+      hooks.progress = [&](const std::string& label, size_t done, size_t total) {
+        progress.show(label, done, total);
+      };
       hooks.onResult = [&](const harness::BenchMeasurement& m) {
-        if (!m.error.empty() && m.error.rfind("skipped: ", 0) != 0) failed = true;
-        printRow(m);
+        if (!m.error.empty()) failed = true;
+        progress.clear();
+        printRow(table, w, m);
       };
       harness::runBench(*rt, kernel, s->sel, roofline, run, hooks);
     }
-    if (!s->json.empty()) {
-      nlohmann::json j = harness::evidenceJson(run, roofline, rt->device(), WGK_VERSION);
-      if (s->append && std::filesystem::exists(s->json)) j = appendTo(s->json, std::move(j));
-      writeJson(s->json, j);
-      std::fprintf(stderr, "bench: wrote %s\n", s->json.c_str());
+    progress.clear();
+    nlohmann::json j = harness::evidenceJson(run, roofline, rt->device(), WGK_VERSION);
+    if (!s->out.empty()) {
+      if (s->append && std::filesystem::exists(s->out)) j = appendTo(s->out, std::move(j));
+      writeJson(s->out, j);
+      std::fprintf(stderr, "bench: wrote %s\n", s->out.c_str());
     }
+    if (s->json) std::cout << j.dump(1) << "\n";
     if (failed) exitCode().value = 1;
   });
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "cli/command.h"
@@ -48,7 +49,7 @@ std::string firstDifference(const std::string& have, const std::string& want) {
 void addCardCommand(CLI::App& app) {
   struct State {
     std::string package, out;
-    bool write = false, check = false;
+    bool write = false, check = false, json = false;
     wgk::cli::HubCliOptions hub;
   };
   auto s = std::make_shared<State>();
@@ -61,27 +62,44 @@ void addCardCommand(CLI::App& app) {
   cmd->add_flag("--check", s->check,
                 "compare with <package>/README.md (or --out FILE); exit 1 when it differs")
       ->excludes(write);
+  cmd->add_flag("--json", s->json,
+                "print one JSON object (package, card text, and the check's or write's result)");
   wgk::cli::addHubOptions(cmd, s->hub);
   cmd->callback([s] {
     auto loaded =
         wgk::runtime::loadPackage(s->package, wgk::cli::loadOptionsFor(s->hub), s->hub.toHubOptions());
     const std::string card = wgk::harness::generateCard(*loaded.package);
     const std::filesystem::path readme = loaded.package->rootDir() / "README.md";
+    // --json: one object instead of the line, e.g. {"status": "differs", "file": ..., "detail": ...}.
+    auto say = [&](const std::string& status, const std::string& file, const std::string& line,
+                   const std::string& detail = "") {
+      if (!s->json) {
+        std::cout << line << "\n";
+        return;
+      }
+      nlohmann::json j = {{"package", loaded.source.opId}, {"status", status}, {"file", file}};
+      if (!detail.empty()) j["detail"] = detail;
+      if (status == "printed") j["card"] = card;
+      std::cout << j.dump(2) << "\n";
+    };
     if (s->check) {
       const std::filesystem::path target = s->out.empty() ? readme : std::filesystem::path(s->out);
       std::error_code ec;
       if (!std::filesystem::exists(target, ec)) {
-        std::cout << "MISSING " << target.string() << " (run: wgk card " << s->package << " --write)\n";
+        say("missing", target.string(),
+            "MISSING " + target.string() + " (run: wgk card " + s->package + " --write)");
         wgk::cli::exitCode().value = 1;
         return;
       }
       const std::string have = readText(target);
       if (have == card) {
-        std::cout << "OK " << target.string() << " is up to date\n";
+        say("ok", target.string(), "OK " + target.string() + " is up to date");
         return;
       }
-      std::cout << "DIFFERS " << target.string() << " is not what `wgk card` generates (run: wgk card "
-                << s->package << " --write); " << firstDifference(have, card) << "\n";
+      say("differs", target.string(),
+          "DIFFERS " + target.string() + " is not what `wgk card` generates (run: wgk card " + s->package +
+              " --write); " + firstDifference(have, card),
+          firstDifference(have, card));
       wgk::cli::exitCode().value = 1;
       return;
     }
@@ -92,10 +110,12 @@ void addCardCommand(CLI::App& app) {
                          "--write changes the package folder; " + s->package + " comes from the " +
                              loaded.source.origin + " (use --out FILE, or pass a package folder)");
       writeText(readme, card);
-      std::cout << "wrote " << readme.string() << "\n";
+      say("written", readme.string(), "wrote " + readme.string());
     } else if (!s->out.empty()) {
       writeText(s->out, card);
-      std::cout << "wrote " << s->out << "\n";
+      say("written", s->out, "wrote " + s->out);
+    } else if (s->json) {
+      say("printed", "", "");
     } else {
       std::cout << card;
     }

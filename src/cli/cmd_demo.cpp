@@ -9,6 +9,8 @@
 
 #include "cli/command.h"
 #include "cli/support_runtime.h"
+#include "cli/support_terminal.h"
+#include "core/device_profile.h"
 #include "harness/card.h"
 #include "harness/test_runner.h"
 #include "runtime/runtime_impl.h"
@@ -177,12 +179,17 @@ void addDemoCommand(CLI::App& app) {
     if (!s->json) {
       std::printf("wgk demo on %s: embedded kernels on sample inputs, checked against the CPU reference\n\n",
                   device.c_str());
-      std::printf("%-34s %-20s %-18s %-8s %10s %8s %10s  %s\n", "package", "variant", "shape", "dtype",
-                  "max abs", "max ulp", "gpu us", "result");
     }
+    wgk::cli::Table table({"package", "variant", "shape", "dtype", "max abs", "max ulp", "gpu us", "result"},
+                          {false, false, false, false, true, true, true, false});
+    wgk::cli::Progress progress("demo");
     nlohmann::json results = nlohmann::json::array();
     int passed = 0, failed = 0;
-    for (auto& sample : samples()) {
+    auto all = samples();
+    for (size_t i = 0; i < all.size(); ++i) {
+      Sample& sample = all[i];
+      if (!s->json && wgk::cli::Progress::isTerminal())
+        progress.show(sample.op + " " + sample.shape, i, all.size());
       wgk::harness::TestOutcome o = runSample(*rt, s->hub, sample);
       const bool ok = o.status == "pass";
       (ok ? passed : failed)++;
@@ -198,14 +205,18 @@ void addDemoCommand(CLI::App& app) {
       }
       char gpu[32] = "-";
       if (o.gpuUs >= 0) std::snprintf(gpu, sizeof gpu, "%.1f", o.gpuUs);
-      std::printf("%-34s %-20s %-18s %-8s %10.3g %8.3g %10s  %s\n", sample.op.c_str(),
-                  o.variant.empty() ? "-" : o.variant.c_str(), sample.shape.c_str(), dtype.c_str(),
-                  o.maxAbsError, o.maxUlpError, gpu, ok ? "PASS" : (o.status == "fail" ? "FAIL" : "ERROR"));
-      if (!ok) std::printf("    %s\n", o.detail.c_str());
-      std::fflush(stdout);
+      table.add({sample.op, o.variant.empty() ? "-" : o.variant, sample.shape, dtype,
+                 wgk::cli::format("%.3g", o.maxAbsError), wgk::cli::format("%.3g", o.maxUlpError), gpu,
+                 ok ? "PASS" : (o.status == "fail" ? "FAIL" : "ERROR")});
+      if (!ok) table.add({"    " + o.detail});
     }
+    progress.clear();
+    if (!s->json) table.print(stdout);
     if (s->json) {
-      nlohmann::json j = {{"device", device}, {"passed", passed}, {"failed", failed}, {"results", results}};
+      nlohmann::json j = {{"device", wgk::toJson(rt->device())},
+                          {"passed", passed},
+                          {"failed", failed},
+                          {"results", results}};
       std::cout << j.dump(2) << "\n";
     } else {
       std::printf("\n%d passed, %d failed\n", passed, failed);

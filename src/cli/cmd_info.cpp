@@ -110,16 +110,18 @@ nlohmann::json contractJson(const wgk::package::Manifest& m, const wgk::PackageS
 
 void printText(const nlohmann::json& j) {
   std::cout << j["package"].get<std::string>() << "  (" << j["origin"].get<std::string>()
-            << (j["revision"].get<std::string>().empty() ? "" : " " + j["revision"].get<std::string>()) << ")\n"
-            << j["description"].get<std::string>() << "\nmanifest dialect: " << j["dialect"].get<std::string>()
-            << "\n\nInputs:\n";
+            << (j["revision"].get<std::string>().empty() ? "" : " " + j["revision"].get<std::string>())
+            << ")\n"
+            << j["description"].get<std::string>()
+            << "\nmanifest dialect: " << j["dialect"].get<std::string>() << "\n\nInputs:\n";
   auto onnx = [](const nlohmann::json& e) {
     return e["onnx"].get<std::string>().empty() ? std::string() : " (" + e["onnx"].get<std::string>() + ")";
   };
   for (const auto& e : j["inputs"])
     std::cout << "  " << e["name"].get<std::string>() << onnx(e) << ": " << e["dtype"].get<std::string>()
               << (e.contains("rank") ? ", rank " + e["rank"].dump() : "")
-              << (e["required"].get<bool>() ? "" : ", optional") << (e.contains("inout") ? ", in/out" : "") << "\n";
+              << (e["required"].get<bool>() ? "" : ", optional") << (e.contains("inout") ? ", in/out" : "")
+              << "\n";
   std::cout << "Outputs:\n";
   for (const auto& e : j["outputs"])
     std::cout << "  " << e["name"].get<std::string>() << onnx(e) << ": " << e["dtype"].get<std::string>()
@@ -127,19 +129,25 @@ void printText(const nlohmann::json& j) {
   if (!j["args"].empty()) {
     std::cout << "Args (scalars):\n";
     for (const auto& [k, v] : j["args"].items())
-      std::cout << "  " << k << ": " << v["kind"].get<std::string>() << (v["required"].get<bool>() ? "" : ", optional")
-                << "\n";
+      std::cout << "  " << k << ": " << v["kind"].get<std::string>()
+                << (v["required"].get<bool>() ? "" : ", optional") << "\n";
   }
   if (!j["attributes"].empty()) {
     std::cout << "Attributes:\n";
     for (const auto& [k, v] : j["attributes"].items())
-      std::cout << "  " << k << " = " << (v.contains("default") ? v["default"].dump() : std::string("(no default)"))
+      std::cout << "  " << k << " = "
+                << (v.contains("default") ? v["default"].dump() : std::string("(no default)"))
                 << (v.contains("values") ? "  (one of " + v["values"].dump() + ")" : "") << "\n";
   }
   std::cout << "Type constraints:\n";
   for (const auto& [k, v] : j["typeConstraints"].items()) std::cout << "  " << k << ": " << v.dump() << "\n";
   std::cout << "Variants (highest priority first wins among the eligible):\n";
-  for (const auto& v : j["variants"]) {
+  // Listed as the header says: highest priority first (declaration order among equals).
+  std::vector<nlohmann::json> variants(j["variants"].begin(), j["variants"].end());
+  std::stable_sort(variants.begin(), variants.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+    return a.value("priority", 0.0) > b.value("priority", 0.0);
+  });
+  for (const auto& v : variants) {
     std::cout << "  " << v["id"].get<std::string>() << "  priority " << v["priority"].dump();
     if (!v["requiresFeatures"].empty()) std::cout << "  requires " << v["requiresFeatures"].dump();
     std::cout << "\n";
@@ -160,10 +168,13 @@ void addInfoCommand(CLI::App& app) {
   cmd->add_flag("--json", s->json, "print one JSON object");
   wgk::cli::addHubOptions(cmd, s->hub);
   cmd->callback([s] {
-    auto loaded = wgk::runtime::loadPackage(s->package, wgk::cli::loadOptionsFor(s->hub), s->hub.toHubOptions());
+    auto loaded =
+        wgk::runtime::loadPackage(s->package, wgk::cli::loadOptionsFor(s->hub), s->hub.toHubOptions());
     nlohmann::json j = contractJson(loaded.package->manifest(), loaded.source);
-    if (s->json) std::cout << j.dump(2) << "\n";
-    else printText(j);
+    if (s->json)
+      std::cout << j.dump(2) << "\n";
+    else
+      printText(j);
   });
 }
 

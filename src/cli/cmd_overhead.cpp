@@ -12,6 +12,7 @@
 
 #include "cli/command.h"
 #include "cli/support_runtime.h"
+#include "core/device_profile.h"
 #include "package/package.h"
 #include "package/test_spec.h"
 #include "runtime/attributes.h"
@@ -135,19 +136,21 @@ void runOverhead(const OverheadArgs& a) {
 
   const std::string device = deviceName(rt->device());
   if (a.json) {
-    nlohmann::json out = {
-        {"device", device}, {"calls", a.calls}, {"warmup", a.warmup}, {"results", nlohmann::json::array()}};
+    nlohmann::json out = {{"device", toJson(rt->device())},
+                          {"calls", a.calls},
+                          {"warmup", a.warmup},
+                          {"results", nlohmann::json::array()}};
     for (const auto& m : results)
       out["results"].push_back({{"package", m.package},
                                 {"case", m.benchCase},
                                 {"variant", m.variant},
                                 {"inputBytes", m.inputBytes},
-                                {"median_us", m.medianUs},
-                                {"p10_us", m.p10Us},
-                                {"p90_us", m.p90Us},
-                                {"min_us", m.minUs},
-                                {"mean_us", m.meanUs},
-                                {"drain_us", m.drainUs},
+                                {"medianUs", m.medianUs},
+                                {"p10Us", m.p10Us},
+                                {"p90Us", m.p90Us},
+                                {"minUs", m.minUs},
+                                {"meanUs", m.meanUs},
+                                {"drainUs", m.drainUs},
                                 {"during",
                                  {{"shaderModulesCompiled", m.during.shaderModulesCompiled},
                                   {"planMisses", m.during.planMisses},

@@ -7,9 +7,12 @@
 // `wgk bench --tuning FILE`; `wgk plan` then reports selectedBy "tuning".
 #include <cstdio>
 #include <filesystem>
+#include <iostream>
+#include <nlohmann/json.hpp>
 
 #include "cli/command.h"
 #include "cli/support_runtime.h"
+#include "core/device_profile.h"
 #include "harness/tune.h"
 #include "runtime/runtime_impl.h"
 #include "wgk/error.h"
@@ -23,7 +26,7 @@ void addTuneCommand(CLI::App& app) {
     harness::BenchSelection sel;
     std::string out = "wgk-tuning.json";
     HubCliOptions hub;
-    bool noTunables = false;
+    bool noTunables = false, json = false;
   };
   auto s = std::make_shared<State>();
   auto* cmd = app.add_subcommand(
@@ -39,8 +42,12 @@ void addTuneCommand(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-tunables", s->noTunables,
                 "time variants only, at the manifest's tunables (no workgroup-size search)");
+  cmd->add_flag("--json", s->json,
+                "print the outcomes as one JSON object on stdout (the lines go to stderr)");
   addHubOptions(cmd, s->hub);
   cmd->callback([s] {
+    std::FILE* text = s->json ? stderr : stdout;
+    nlohmann::json outcomes = nlohmann::json::array();
     // No tuning file here: every variant is forced while timing, and the choice must not depend
     // on an older table.
     auto rt = openRuntime(s->hub);
@@ -50,13 +57,19 @@ void addTuneCommand(CLI::App& app) {
     int tuned = 0, untuned = 0;
     for (const auto& name : s->packages) {
       Kernel kernel = rt->load(name, loadOptionsFor(s->hub));
-      std::printf("== %s\n", kernel.source().opId.c_str());
+      std::fprintf(text, "== %s\n", kernel.source().opId.c_str());
       harness::TuneOptions options;
       options.searchTunables = !s->noTunables;
       for (const auto& o : harness::tunePackage(*rt, kernel, s->sel, roofline, table, {}, options)) {
+        outcomes.push_back({{"package", kernel.source().opId},
+                            {"case", o.caseName},
+                            {"variant", o.variant},
+                            {"tunables", o.tunables},
+                            {"gbps", o.gbps},
+                            {"detail", o.detail}});
         if (o.variant.empty()) {
           ++untuned;
-          std::printf("%-34s -  %s\n", o.caseName.c_str(), o.detail.c_str());
+          std::fprintf(text, "%-34s -  %s\n", o.caseName.c_str(), o.detail.c_str());
         } else {
           ++tuned;
           // "vec4_bias (WORKGROUP_SIZE=128)": the winner, with the tunables it won with.
@@ -65,14 +78,22 @@ void addTuneCommand(CLI::App& app) {
             const std::string key = harness::candidateKey("", o.tunables);  // " NAME=VALUE ..."
             winner += " (" + key.substr(1) + ")";
           }
-          std::printf("%-34s %-40s %9.4g GB/s  (%s)\n", o.caseName.c_str(), winner.c_str(), o.gbps,
-                      o.detail.c_str());
+          std::fprintf(text, "%-34s %-40s %9.4g GB/s  (%s)\n", o.caseName.c_str(), winner.c_str(), o.gbps,
+                       o.detail.c_str());
         }
-        std::fflush(stdout);
+        std::fflush(text);
       }
     }
     table.save(s->out);
-    std::printf("%d cases tuned, %d not; wrote %s\n", tuned, untuned, s->out.c_str());
+    std::fprintf(text, "%d cases tuned, %d not; wrote %s\n", tuned, untuned, s->out.c_str());
+    if (s->json)
+      std::cout << nlohmann::json{{"device", toJson(rt->device())},
+                                  {"out", s->out},
+                                  {"tuned", tuned},
+                                  {"untuned", untuned},
+                                  {"outcomes", outcomes}}
+                       .dump(2)
+                << "\n";
     if (untuned) exitCode().value = 1;
   });
 }

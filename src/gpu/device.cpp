@@ -3,8 +3,10 @@
 #include "gpu/device.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "gpu/callback_result.h"
+#include "gpu/dawn_log.h"
 #include "gpu/device_profile_build.h"
 #include "gpu/device_state.h"
 #include "gpu/f16_policy.h"
@@ -123,6 +125,8 @@ Device Device::create(const DeviceOptions& options) {
     WGPUInstanceDescriptor id = WGPU_INSTANCE_DESCRIPTOR_INIT;
     id.requiredFeatureCount = 1;
     id.requiredFeatures = &timedWait;
+    // Dawn writes some setup warnings straight to stderr: into wgk's log instead (gpu/dawn_log.h).
+    std::optional<DawnStderrCapture> capture(std::in_place);
     s->instance = p.CreateInstance(&id);
     if (!s->instance)
       throw Error(ErrorCode::Setup,
@@ -132,6 +136,10 @@ Device Device::create(const DeviceOptions& options) {
     s->adapterFeatures = adapter.features;
     if (options.requireF16) requireShaderF16(adapter);
     s->device = requestDevice(*s, options, adapter);
+    WGPULoggingCallbackInfo logInfo = WGPU_LOGGING_CALLBACK_INFO_INIT;
+    logInfo.callback = onDawnLog;
+    p.DeviceSetLoggingCallback(s->device, logInfo);
+    capture.reset();
     s->queue = p.DeviceGetQueue(s->device);
     s->profile = deviceProfile(s->instance, s->device, &s->limits);
     return probed(Device(std::move(s)));

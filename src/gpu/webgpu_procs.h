@@ -37,6 +37,7 @@
   X(DeviceGetLimits)                          \
   X(DeviceGetAdapter)                         \
   X(DeviceGetAdapterInfo)                     \
+  X(DeviceSetLoggingCallback)                 \
   X(DeviceCreateBuffer)                       \
   X(DeviceCreateShaderModule)                 \
   X(DeviceCreateBindGroupLayout)              \

@@ -35,6 +35,19 @@ CaseBuffers prepareCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c
   for (const auto& o : p.outputs) outs[o.name] = {o.dtype, o.shape};
   buf.bytes = package::bytesMoved(host, outs);
   buf.defaultVariant = p.variant;
+  // Every tensor is bound whole: one larger than the device binds cannot run here. Checked before
+  // any upload or roofline measurement, so `wgk bench` skips such a case at once (isDeviceLimit).
+  const uint64_t maxBinding = rt.device().limit("maxStorageBufferBindingSize");
+  auto check = [&](const std::string& what, const std::string& name, uint64_t bytes) {
+    if (bytes > maxBinding)
+      throw Error(ErrorCode::Unsupported, what + " '" + name + "' has " + std::to_string(bytes) +
+                                              " bytes, more than the device's maxStorageBufferBindingSize (" +
+                                              std::to_string(maxBinding) + ")");
+  };
+  for (const auto& [name, t] : host)
+    check("input", name, static_cast<uint64_t>(t.numel()) * storageBytes(t.dtype()));
+  for (const auto& [name, d] : outs)
+    check("output", name, static_cast<uint64_t>(numel(d.second)) * storageBytes(d.first));
   for (const auto& [name, t] : host) buf.inputs.emplace(name, rt.upload(t));
   for (const auto& [name, d] : outs) buf.outputs.emplace(name, rt.allocate(d.first, d.second));
   return buf;

@@ -64,25 +64,65 @@ nlohmann::json BenchMeasurement::toJson() const {
   nlohmann::json j = {{"package", package},       {"case", caseName}, {"variant", variant},
                       {"selectedBy", selectedBy}, {"tags", tags},     {"bytes", bytes},
                       {"default", isDefault}};
+  if (!skipped.empty()) {
+    j["skipped"] = skipped;
+    return j;
+  }
   if (!error.empty()) {
     j["error"] = error;
     return j;
   }
-  j["gpu_us_median"] = finiteOrNull(gpuUsMedian);
-  j["gpu_us_min"] = finiteOrNull(gpuUsMin);
+  j["gpuUsMedian"] = finiteOrNull(gpuUsMedian);
+  j["gpuUsMin"] = finiteOrNull(gpuUsMin);
   j["gbps"] = finiteOrNull(gbps);
-  j["roofline_ratio"] = finiteOrNull(rooflineRatio);
-  j["copy_gbps"] = finiteOrNull(copyGbps);
-  j["cold_ms"] = finiteOrNull(coldMs, coldMs >= 0);
-  j["wall_us_median"] = finiteOrNull(wallUsMedian, wallUsMedian >= 0);
+  j["rooflineRatio"] = finiteOrNull(rooflineRatio);
+  j["copyGbps"] = finiteOrNull(copyGbps);
+  j["coldMs"] = finiteOrNull(coldMs, coldMs >= 0);
+  j["wallUsMedian"] = finiteOrNull(wallUsMedian, wallUsMedian >= 0);
   if (hostCpuUsMedian >= 0) {
-    j["host_cpu_us_median"] = finiteOrNull(hostCpuUsMedian);
-    j["wall_us_median_first10"] = finiteOrNull(wallUsMedianEarly);
-    j["wall_us_median_second_half"] = finiteOrNull(wallUsMedianLate, wallUsMedianLate >= 0);
-    j["host_context_switches"] = {{"voluntary", hostVoluntarySwitches},
-                                  {"involuntary", hostInvoluntarySwitches}};
+    j["overheadCalls"] = overheadCalls;
+    j["hostCpuUsMedian"] = finiteOrNull(hostCpuUsMedian);
+    j["wallUsMedianFirst10"] = finiteOrNull(wallUsMedianEarly);
+    j["wallUsMedianSecondHalf"] = finiteOrNull(wallUsMedianLate, wallUsMedianLate >= 0);
+    j["hostContextSwitches"] = {{"voluntary", hostVoluntarySwitches},
+                                {"involuntary", hostInvoluntarySwitches}};
   }
   return j;
+}
+
+int scaledOverheadCalls(int requested, double gpuUs) {
+  constexpr double kBudgetUs = 2e6;
+  if (requested <= 10 || !(gpuUs > 0)) return requested;
+  const double fit = kBudgetUs / gpuUs;
+  return fit >= requested ? requested : std::max(10, static_cast<int>(fit));
+}
+
+bool isDeviceLimit(const Error& e) {
+  const std::string& m = e.message();
+  return m.find("maxStorageBufferBindingSize") != std::string::npos ||
+         m.find("maxBufferSize") != std::string::npos;
+}
+
+std::vector<std::string> checkSelection(Kernel& kernel, const BenchSelection& sel) {
+  const auto& pkg = kernel.impl().planner().package();
+  const std::string opId = pkg.manifest().id();
+  package::BenchFile file = withContext("reading bench.json of " + opId, [&] {
+    return package::loadBenchFile((pkg.webgpuDir() / "bench.json").string());
+  });
+  if (!sel.variant.empty()) {
+    const auto ids = variantIds(kernel);
+    if (std::find(ids.begin(), ids.end(), sel.variant) == ids.end())
+      throw Error(ErrorCode::NotFound, opId + " has no variant '" + sel.variant + "'");
+  }
+  std::vector<std::string> names;
+  for (const auto* c : selectCases(file, sel, opId)) names.push_back(c->name);
+  return names;
+}
+
+std::vector<std::string> variantIds(Kernel& kernel) {
+  std::vector<std::string> ids;
+  for (const auto& v : kernel.impl().planner().package().manifest().variants) ids.push_back(v.id);
+  return ids;
 }
 
 std::vector<const package::BenchCase*> selectCases(const package::BenchFile& file, const BenchSelection& sel,
@@ -153,15 +193,17 @@ void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, co
   m.gbps = gbpsOf(m.bytes, m.gpuUsMedian);
   m.rooflineRatio = m.copyGbps > 0 ? m.gbps / m.copyGbps : 0;
 
-  if (sel.overheadCalls > 0) {
+  const int calls = scaledOverheadCalls(sel.overheadCalls, m.gpuUsMedian);
+  if (calls > 0) {
     o.timestamps = false;
+    m.overheadCalls = calls;
     std::vector<double> wall, cpu, early, late;
-    wall.reserve(static_cast<size_t>(sel.overheadCalls));
-    cpu.reserve(static_cast<size_t>(sel.overheadCalls));
+    wall.reserve(static_cast<size_t>(calls));
+    cpu.reserve(static_cast<size_t>(calls));
     const ThreadUsage u0 = threadUsage();
-    for (int i = 0; i < sel.overheadCalls; ++i) {
+    for (int i = 0; i < calls; ++i) {
       if (i && i % kDrainEvery == 0) rt.waitIdle();  // outside the timed call
-      auto t0 = Clock::now();  // the CPU-time reads sit inside the wall interval
+      auto t0 = Clock::now();                        // the CPU-time reads sit inside the wall interval
       const double c0 = threadCpuUs();
       kernel.call(refs, o);
       cpu.push_back(threadCpuUs() - c0);
@@ -204,7 +246,7 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
     auto variants = benchVariants(kernel, *c, sel, &skip);
     if (variants.empty()) {
       BenchMeasurement m{opId, c->name, sel.variant, "", c->tags};
-      m.error = "skipped: " + skip;
+      m.skipped = skip;
       if (hooks.onResult) hooks.onResult(m);
       continue;  // a skip is not a measurement: it stays out of the evidence
     }
@@ -225,7 +267,7 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
       for (const auto& v : variants) {
         BenchMeasurement m = base;
         m.variant = v;
-        m.error = e.what();
+        (isDeviceLimit(e) ? m.skipped : m.error) = isDeviceLimit(e) ? e.message() : e.what();
         if (hooks.progress) hooks.progress(c->name + (v.empty() ? "" : " " + v), done++, total);
         if (hooks.onResult) hooks.onResult(m);
         run.measurements.push_back(std::move(m));
@@ -240,7 +282,11 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
         withContext("benchmarking case '" + c->name + "' of " + opId,
                     [&] { measureVariant(rt, kernel, *c, buf, v, timing, sel, hooks, m); });
       } catch (const Error& e) {
-        m.error = e.what();
+        // A case larger than the device binds is skipped with the limit as the reason.
+        if (isDeviceLimit(e))
+          m.skipped = e.message();
+        else
+          m.error = e.what();
         rt.waitIdle();
       }
       m.isDefault = !m.variant.empty() && m.variant == buf.defaultVariant;
@@ -256,7 +302,7 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
 nlohmann::json evidenceJson(const BenchRun& run, const CopyRoofline& roofline, const DeviceProfile& device,
                             const std::string& wgkVersion) {
   nlohmann::json j;
-  j["format"] = "wgk-bench/1";
+  j["format"] = kEvidenceFormat;
   j["wgkVersion"] = wgkVersion;
   j["date"] = utcNow();
   j["host"] = hostInfo();
@@ -267,8 +313,9 @@ nlohmann::json evidenceJson(const BenchRun& run, const CopyRoofline& roofline, c
   j["roofline"] = nlohmann::json::array();
   for (const auto& [bytes, r] : roofline.all())
     j["roofline"].push_back({{"bytes", bytes},
-                             {"gpu_us_median", r.gpuUsMedian},
-                             {"gpu_us_min", r.gpuUsMin},
+                             {"gpuUsMedian", r.gpuUsMedian},
+                             {"gpuUsMin", r.gpuUsMin},
+                             {"chunks", r.chunks},
                              {"gbps", r.gbps},
                              {"kernel", r.kernel},
                              {"candidates", r.candidates}});

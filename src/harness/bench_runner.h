@@ -15,6 +15,7 @@
 
 #include "harness/roofline.h"
 #include "package/test_spec.h"
+#include "wgk/error.h"
 #include "wgk/runtime.h"
 
 namespace wgk::harness {
@@ -34,8 +35,9 @@ struct BenchSelection {
   // Before each case (after its inputs are generated on the host, which can take seconds) the GPU
   // runs copies for this long: enough for the clocks to come back up (CopyRoofline::spinUp).
   double spinUpMs = 1000;
-  int overheadCalls = 1000;  // calls timed for host overhead; 0 skips it
-  bool cold = true;          // measure the cold first call
+  // Calls timed for host overhead; 0 skips it. Scaled down for large cases (scaledOverheadCalls).
+  int overheadCalls = 1000;
+  bool cold = true;  // measure the cold first call
 };
 
 struct BenchMeasurement {
@@ -54,7 +56,10 @@ struct BenchMeasurement {
   // Wall medians of the first 10 calls after each waitIdle drain and of each batch's second half.
   double wallUsMedianEarly = -1, wallUsMedianLate = -1;
   long hostVoluntarySwitches = -1, hostInvoluntarySwitches = -1;
-  std::string error;         // non-empty: the case failed on this variant (other fields unset)
+  int overheadCalls = 0;  // calls the host overhead was timed over (after scaling)
+  std::string error;      // non-empty: the case failed on this variant (other fields unset)
+  // Non-empty: the case cannot run here (a device limit, no eligible variant) and why; not a failure.
+  std::string skipped;
   nlohmann::json toJson() const;
 };
 
@@ -93,8 +98,24 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
 std::string utcNow();
 nlohmann::json hostInfo();
 
-// The evidence document (docs/benchmarks.md): format "wgk-bench/1".
+// The host-overhead loop's call count for a case whose call takes `gpuUs` on the GPU: `requested`,
+// but no more than about two seconds of GPU time (at least 10 calls, or `requested` if fewer), so
+// a large case on a slow device (lavapipe) does not spend minutes there.
+int scaledOverheadCalls(int requested, double gpuUs);
+
+// Whether an error says the case exceeds a device limit (binding or buffer size): such a case is
+// skipped with the error's message as the reason, not failed.
+bool isDeviceLimit(const Error& e);
+
+// Checks the selection against a package before any measuring (unknown --case: Error(NotFound))
+// and returns the names of the cases it picks.
+std::vector<std::string> checkSelection(Kernel& kernel, const BenchSelection& sel);
+// The package's variant ids (for table widths).
+std::vector<std::string> variantIds(Kernel& kernel);
+
+// The evidence document (docs/benchmarks.md, docs/formats.md). Version 2 spells every key in
+// camelCase; version 1 (snake_case numbers) is still read by `wgk report`.
+inline constexpr const char* kEvidenceFormat = "wgk-bench/2";
 nlohmann::json evidenceJson(const BenchRun& run, const CopyRoofline& roofline, const DeviceProfile& device,
                             const std::string& wgkVersion);
-
 }  // namespace wgk::harness

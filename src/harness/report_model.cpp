@@ -26,14 +26,22 @@ std::string str(const nlohmann::json& j, const char* key) {
   return it != j.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
-std::string deviceName(const nlohmann::json& device) {
-  const nlohmann::json info = device.value("adapterInfo", nlohmann::json::object());
-  std::string d = str(info, "description"), v = str(info, "vendor"), a = str(info, "architecture");
-  std::string extra = v + (v.empty() || a.empty() ? "" : " ") + a;
-  if (d.empty()) return extra.empty() ? "unknown device" : extra;
-  return extra.empty() ? d : d + " (" + extra + ")";
+// A number under its version-2 (camelCase) key or its version-1 (snake_case) spelling.
+double num2(const nlohmann::json& j, const char* camel, const char* snake) {
+  const double v = num(j, camel);
+  return v >= 0 || j.contains(camel) ? v : num(j, snake);
 }
 }  // namespace
+
+std::string productName(const nlohmann::json& device) {
+  const nlohmann::json info = device.value("adapterInfo", nlohmann::json::object());
+  // adapterInfo.device is the product ("NVIDIA H200"); description is often the driver string
+  // ("NVIDIA: 580.159.04 ..."), so it is only the fallback.
+  for (const char* key : {"device", "description"})
+    if (std::string v = str(info, key); !v.empty()) return v;
+  const std::string v = str(info, "vendor"), a = str(info, "architecture");
+  return v.empty() && a.empty() ? "unknown device" : v + (v.empty() || a.empty() ? "" : " ") + a;
+}
 
 std::string fixed(double v, int decimals) {
   char buf[64];
@@ -76,9 +84,11 @@ std::string shortOp(const std::string& opId) {
 }
 
 Evidence parseEvidence(const nlohmann::json& doc, const std::string& source) {
-  if (!doc.is_object() || doc.value("format", "") != "wgk-bench/1")
-    throw Error(ErrorCode::Parse,
-                "'" + source + "' is not a wgk bench evidence file (format \"wgk-bench/1\")");
+  const std::string format = doc.is_object() ? doc.value("format", "") : "";
+  if (format != "wgk-bench/1" && format != "wgk-bench/2")
+    throw Error(
+        ErrorCode::Parse,
+        "'" + source + "' is not a wgk bench evidence file (format \"wgk-bench/2\" or \"wgk-bench/1\")");
   if (!doc.contains("measurements") || !doc["measurements"].is_array())
     throw Error(ErrorCode::Parse, "'" + source + "': \"measurements\" must be an array");
   for (size_t i = 0; i < doc["measurements"].size(); ++i) {
@@ -89,7 +99,7 @@ Evidence parseEvidence(const nlohmann::json& doc, const std::string& source) {
   }
   Evidence e;
   e.source = source;
-  e.device = deviceName(doc.value("device", nlohmann::json::object()));
+  e.device = productName(doc.value("device", nlohmann::json::object()));
   e.date = str(doc, "date");
   e.doc = doc;
   return e;
@@ -185,10 +195,18 @@ ReportModel ReportModel::build(const std::vector<Evidence>& files, std::optional
         model.cases.push_back(std::move(r));
         row = model.cases.end() - 1;
       }
-      Cell c{str(m, "variant"),         str(m, "selectedBy"),    str(m, "error"),
-             m.value("default", false), num(m, "gpu_us_median"), num(m, "gbps"),
-             num(m, "roofline_ratio"),  num(m, "copy_gbps"),     num(m, "cold_ms"),
-             num(m, "wall_us_median")};
+      Cell c;
+      c.variant = str(m, "variant");
+      c.selectedBy = str(m, "selectedBy");
+      c.error = str(m, "error");
+      c.skipped = str(m, "skipped");
+      c.isDefault = m.value("default", false);
+      c.gpuUs = num2(m, "gpuUsMedian", "gpu_us_median");
+      c.gbps = num(m, "gbps");
+      c.ratio = num2(m, "rooflineRatio", "roofline_ratio");
+      c.copyGbps = num2(m, "copyGbps", "copy_gbps");
+      c.coldMs = num2(m, "coldMs", "cold_ms");
+      c.wallUs = num2(m, "wallUsMedian", "wall_us_median");
       row->byDevice[d].push_back(std::move(c));
     }
   }

@@ -1,4 +1,5 @@
-// Reading bench evidence (`wgk bench --json`, format "wgk-bench/1") and torch peer files
+// Reading bench evidence (`wgk bench --out`, format "wgk-bench/2" or the older "wgk-bench/1") and torch peer
+// files
 // (/work/shared/peers/torch_peers.py) into one model that `wgk report` renders as HTML
 // (report_html.cpp) or Markdown (report_markdown.cpp).
 //
@@ -17,12 +18,13 @@ namespace wgk::harness {
 
 struct Evidence {
   std::string source;  // file name (for messages)
-  std::string device;  // a readable device name ("NVIDIA H200 (nvidia hopper)", ...)
+  std::string device;  // the device's product name ("NVIDIA H200"; productName)
   std::string date;
   nlohmann::json doc;
 };
 
-// Error(Io) when unreadable, Error(Parse) when not JSON or not "wgk-bench/1" (names the file).
+// Error(Io) when unreadable, Error(Parse) when not JSON or not "wgk-bench/2" / "wgk-bench/1" (names
+// the file). Version 1 spelt the numbers in snake_case (gpu_us_median); both spellings are read.
 Evidence loadEvidence(const std::string& path);
 Evidence parseEvidence(const nlohmann::json& doc, const std::string& source);
 
@@ -59,7 +61,7 @@ Peers loadPeers(const std::string& path);
 
 // One measured (variant) value on one device.
 struct Cell {
-  std::string variant, selectedBy, error;
+  std::string variant, selectedBy, error, skipped;
   bool isDefault = false;  // the variant the runtime picks unforced
   double gpuUs = -1, gbps = -1, ratio = -1, copyGbps = -1, coldMs = -1, wallUs = -1;
 };
@@ -90,6 +92,8 @@ std::string renderChainsMarkdown(const ReportModel& model);
 // Shared by the renderers: "1,234.5"-style numbers and HTML escaping.
 std::string fixed(double v, int decimals);
 std::string htmlEscape(const std::string& s);
-std::string shortOp(const std::string& opId);  // "ai.onnx.RMSNormalization" -> "RMSNormalization"
+std::string shortOp(const std::string& opId);
+// The device's product name from a device profile object ("NVIDIA H200", not the driver string).
+std::string productName(const nlohmann::json& device);  // "ai.onnx.RMSNormalization" -> "RMSNormalization"
 
 }  // namespace wgk::harness

@@ -1,6 +1,7 @@
 #include "harness/roofline.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 
@@ -93,6 +94,32 @@ void CopyRoofline::spinUp(double ms) {
   });
 }
 
+namespace {
+// One bound window of the copy: [offset, offset + size) of src copied to the same range of dst,
+// with its (balanced, folded) workgroup grid for a given words-per-workgroup.
+struct Chunk {
+  uint64_t offset = 0, size = 0;
+};
+
+// The copy of `half` bytes as windows of at most maxStorageBufferBindingSize each, at offsets
+// aligned to minStorageBufferOffsetAlignment: a device that binds less than the case moves still
+// gets its roofline (each window is its own dispatch; their GPU times add up).
+std::vector<Chunk> copyChunks(uint64_t half, uint64_t maxBinding, uint64_t offsetAlign) {
+  const uint64_t align = std::max<uint64_t>(16, offsetAlign);
+  const uint64_t window = std::max<uint64_t>(align, maxBinding / align * align);
+  std::vector<Chunk> out;
+  for (uint64_t off = 0; off < half; off += window) out.push_back({off, std::min(window, half - off)});
+  return out;
+}
+}  // namespace
+
+std::vector<std::pair<uint64_t, uint64_t>> CopyRoofline::chunksFor(uint64_t half, uint64_t maxBinding,
+                                                                   uint64_t offsetAlign) {
+  std::vector<std::pair<uint64_t, uint64_t>> out;
+  for (const Chunk& c : copyChunks(half, maxBinding, offsetAlign)) out.emplace_back(c.offset, c.size);
+  return out;
+}
+
 const CopyMeasurement& CopyRoofline::measure(uint64_t bytes, int warmup, int repeat, double warmupMs) {
   if (auto it = done_.find(bytes); it != done_.end()) return it->second;
   if (repeat < 1)
@@ -101,18 +128,29 @@ const CopyMeasurement& CopyRoofline::measure(uint64_t bytes, int warmup, int rep
       "measuring the copy roofline on " + std::to_string(bytes) + " bytes", [&]() -> const CopyMeasurement& {
         std::lock_guard lock(runtime_.gpuMutex());
         gpu::Device& dev = runtime_.device();
-        if (!dev.profile().hasFeature("timestamp-query"))
+        const DeviceProfile& prof = dev.profile();
+        if (!prof.hasFeature("timestamp-query"))
           throw Error(ErrorCode::Unsupported,
                       "the device has no timestamp-query: GPU time cannot be measured");
         const uint64_t half = std::max<uint64_t>(16, (bytes / 2 + 15) / 16 * 16);
-        const uint64_t n4 = half / 16;
-        const uint64_t maxDim = dev.profile().limit("maxComputeWorkgroupsPerDimension");
+        if (half > prof.limit("maxBufferSize"))
+          throw Error(ErrorCode::Unsupported, "a copy of " + std::to_string(bytes) +
+                                                  " bytes needs buffers of " + std::to_string(half) +
+                                                  " bytes, more than the device's maxBufferSize (" +
+                                                  std::to_string(prof.limit("maxBufferSize")) + ")");
+        const std::vector<Chunk> chunks = copyChunks(half, prof.limit("maxStorageBufferBindingSize"),
+                                                     prof.limit("minStorageBufferOffsetAlignment"));
+        const uint64_t maxDim = prof.limit("maxComputeWorkgroupsPerDimension");
         gpu::Buffer src =
             dev.createBuffer(half, gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst, "copy src");
         gpu::Buffer dst = dev.createBuffer(half, gpu::BufferUsage::Storage, "copy dst");
-        const uint64_t maxWg = std::min(dev.profile().limit("maxComputeInvocationsPerWorkgroup"),
-                                        dev.profile().limit("maxComputeWorkgroupSizeX"));
-        const gpu::BindingEntry entries[] = {{src.handle(), 0, half}, {dst.handle(), 0, half}};
+        const uint64_t maxWg =
+            std::min(prof.limit("maxComputeInvocationsPerWorkgroup"), prof.limit("maxComputeWorkgroupSizeX"));
+        std::vector<std::array<gpu::BindingEntry, 2>> entries;
+        for (const Chunk& c : chunks)
+          entries.push_back({gpu::BindingEntry{src.handle(), c.offset, c.size},
+                             gpu::BindingEntry{dst.handle(), c.offset, c.size}});
+        const size_t k = chunks.size();
         CopyMeasurement best;
         bool spunUp = false;
         for (uint32_t wg : kWorkgroupSizes) {
@@ -125,17 +163,23 @@ const CopyMeasurement& CopyRoofline::measure(uint64_t bytes, int warmup, int rep
                                                  gpu::BindingKind::Storage};
               pipe = dev.createComputePipeline(copyWgsl(per, wg), layout, "copy " + name);
             }
-            const uint64_t groups = (n4 + uint64_t{wg} * per - 1) / (uint64_t{wg} * per);
-            // Balanced folding (as the planner folds `threads` dispatches): few idle workgroups.
-            const uint64_t y = (groups + maxDim - 1) / maxDim;
-            const uint64_t x = (groups + y - 1) / y;
-            if (y > maxDim)
-              throw Error(ErrorCode::Unsupported,
-                          "copy of " + std::to_string(bytes) + " bytes needs too many workgroups");
+            std::vector<std::pair<uint32_t, uint32_t>> grids;
+            for (const Chunk& c : chunks) {
+              const uint64_t groups = (c.size / 16 + uint64_t{wg} * per - 1) / (uint64_t{wg} * per);
+              // Balanced folding (as the planner folds `threads` dispatches): few idle workgroups.
+              const uint64_t y = (groups + maxDim - 1) / maxDim;
+              const uint64_t x = (groups + y - 1) / y;
+              if (y > maxDim)
+                throw Error(ErrorCode::Unsupported,
+                            "copy of " + std::to_string(bytes) + " bytes needs too many workgroups");
+              grids.emplace_back(static_cast<uint32_t>(x), static_cast<uint32_t>(y));
+            }
+            // n copies, each one dispatch per chunk (its own pass, so its own timestamps).
             auto record = [&](int n, bool timestamps) {
               gpu::CommandRecorder rec = dev.recorder({.timestamps = timestamps});
               for (int i = 0; i < n; ++i)
-                rec.dispatch(pipe, entries, static_cast<uint32_t>(x), static_cast<uint32_t>(y), 1, "copy");
+                for (size_t j = 0; j < k; ++j)
+                  rec.dispatch(pipe, entries[j], grids[j].first, grids[j].second, 1, "copy");
               return rec.submit();
             };
             if (!spunUp) {
@@ -153,9 +197,13 @@ const CopyMeasurement& CopyRoofline::measure(uint64_t bytes, int warmup, int rep
             for (int done = 0; done < total;) {
               const int n = std::min(kBatch, total - done);
               gpu::SubmitResult r = record(n, true);
-              for (int i = 0; i < n; ++i, ++done)
-                if (done >= warmup)
-                  us.push_back(static_cast<double>(r.passNs.at(static_cast<size_t>(i))) / 1e3);
+              for (int i = 0; i < n; ++i, ++done) {
+                if (done < warmup) continue;
+                double ns = 0;
+                for (size_t j = 0; j < k; ++j)
+                  ns += static_cast<double>(r.passNs.at(static_cast<size_t>(i) * k + j));
+                us.push_back(ns / 1e3);
+              }
             }
             const double med = medianOf(us);
             best.candidates[name] = static_cast<double>(bytes) / std::max(med, 1e-3) / 1e3;
@@ -167,6 +215,7 @@ const CopyMeasurement& CopyRoofline::measure(uint64_t bytes, int warmup, int rep
           }
         }
         best.bytes = bytes;
+        best.chunks = static_cast<int>(k);
         // A timestamp resolution of zero (a copy too small to see) would give infinite GB/s: clamp to 1 ns.
         best.gbps = static_cast<double>(bytes) / std::max(best.gpuUsMedian, 1e-3) / 1e3;
         return done_.emplace(bytes, best).first->second;

@@ -8,6 +8,8 @@
 // Several copy kernels are timed (1, 2, 4 or 8 vec4<f32> per thread with coalesced strides inside
 // a workgroup's block, at workgroup sizes 128 to 1024) and the fastest median wins: the bar must be
 // a good copy, not a naive one. Workgroup counts above maxComputeWorkgroupsPerDimension fold into y.
+// A copy larger than maxStorageBufferBindingSize is bound in windows within the limit, one dispatch
+// each, and its time is their sum.
 #pragma once
 
 #include <cstdint>
@@ -32,6 +34,7 @@ struct CopyMeasurement {
   double gbps = 0;                           // bytes / median time
   std::string kernel;                        // the copy variant that was fastest ("vec4x4/wg256", ...)
   std::map<std::string, double> candidates;  // every copy variant's GB/s (median)
+  int chunks = 1;  // windows bound per copy (more than one when the copy exceeds the binding limit)
 };
 
 class CopyRoofline {
@@ -46,6 +49,11 @@ class CopyRoofline {
   // a second of idling and take up to a second of steady load to come back (measured on the H200:
   // SM clock 345 vs 1980 MHz); `wgk bench` spins up after each case's host-side input generation.
   void spinUp(double ms);
+
+  // The windows (offset, size) a copy of `half` bytes per buffer is bound in: each at most
+  // maxBinding bytes, at offsets aligned to offsetAlign (and 16). Exposed for tests.
+  static std::vector<std::pair<uint64_t, uint64_t>> chunksFor(uint64_t half, uint64_t maxBinding,
+                                                              uint64_t offsetAlign);
 
   // The WGSL of a copy kernel where each invocation copies `perThread` vec4<f32> (exposed for tests).
   static std::string copyWgsl(uint32_t perThread, uint32_t workgroupSize = 256);

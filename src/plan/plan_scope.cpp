@@ -486,7 +486,13 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
           }
         } catch (Error& e) {
           // The inputs do not give this output a shape: a contract violation, not a manifest bug.
-          if (e.code() == ErrorCode::Expression) throw Error(ErrorCode::Contract, e.what());
+          // Rebuilt from the message and context, not what(): what() already holds the "while ..."
+          // lines, which the outer layers would then add a second time.
+          if (e.code() == ErrorCode::Expression) {
+            Error c(ErrorCode::Contract, e.message());
+            for (const auto& ctx : e.context()) c.with(ctx);
+            throw c;
+          }
           throw;
         }
       });

@@ -8,7 +8,7 @@ import ast
 import struct
 import sys
 
-CODES = {'f4': ('<f4', 'f'), 'f2': ('<f2', 'e'), 'i4': ('<i4', 'i')}
+CODES = {'f4': ('<f4', 'f'), 'f2': ('<f2', 'e'), 'i4': ('<i4', 'i'), 'f8': ('<f8', 'd')}
 
 
 def write(path, dtype, shape_text, values_text):

@@ -8,40 +8,50 @@ rm -rf "$work" && mkdir -p "$work"
 pkgs=(webgpu-kernels/ai.onnx.RMSNormalization webgpu-kernels/com.microsoft.FastGelu
       webgpu-kernels/com.microsoft.GemmaRotaryEmbedding)
 "$wgk" bench "${pkgs[@]}" --tag smoke --all-variants --repeat 2 --warmup 1 --overhead-calls 5 \
-  --json "$work/bench.json" > "$work/table.txt"
+  --out "$work/bench.json" > "$work/table.txt"
 grep -q "smoke_2x64_f16" "$work/table.txt"
 "$wgk" report "$work/bench.json" --html "$work/report.html" --markdown "$work/perf.md"
 grep -q "<svg" "$work/report.html"
 grep -q "### GemmaRotaryEmbedding on " "$work/perf.md"
 "$wgk" tune "${pkgs[0]}" --case smoke_2x64_f16 --repeat 2 --warmup 1 --out "$work/tuning.json" > "$work/tune.txt"
 "$wgk" bench "${pkgs[0]}" --case smoke_2x64_f16 --repeat 2 --warmup 1 --overhead-calls 2 --no-cold \
-  --tuning "$work/tuning.json" --json "$work/tuned.json" > /dev/null
+  --tuning "$work/tuning.json" --out "$work/tuned.json" > /dev/null
 # --append adds a second package's run to the same file.
 "$wgk" bench "${pkgs[1]}" --case smoke_3x7_f32 --repeat 2 --warmup 1 --overhead-calls 2 --no-cold \
-  --json "$work/tuned.json" --append > /dev/null
+  --out "$work/tuned.json" --append > /dev/null
+# --json: the same evidence document on stdout, the table on stderr.
+"$wgk" bench "${pkgs[1]}" --case smoke_3x7_f32 --repeat 2 --warmup 1 --overhead-calls 2 --no-cold --json \
+  > "$work/stdout.json" 2> "$work/stderr.txt"
+grep -q "smoke_3x7_f32" "$work/stderr.txt"
 python3 - "$work" <<'PY'
 import json, math, sys
 work = sys.argv[1]
 doc = json.load(open(f"{work}/bench.json"))
-assert doc["format"] == "wgk-bench/1", doc["format"]
+assert doc["format"] == "wgk-bench/2", doc["format"]
 for key in ("wgkVersion", "date", "device", "host", "packages", "roofline", "measurements"):
     assert key in doc, key
 assert len(doc["packages"]) == 3 and len(doc["measurements"]) >= 6
 def pos(v): return isinstance(v, (int, float)) and math.isfinite(v) and v > 0
 for r in doc["roofline"]:
-    assert pos(r["gbps"]) and r["bytes"] > 0, r
+    assert pos(r["gbps"]) and r["bytes"] > 0 and r["chunks"] >= 1, r
+snake = [k for m in doc["measurements"] for k in m if "_" in k]
+assert not snake, ("evidence keys are camelCase", snake)
 for m in doc["measurements"]:
     assert "error" not in m, m
-    for key in ("gbps", "copy_gbps", "roofline_ratio", "cold_ms", "wall_us_median"):
+    if "skipped" in m:
+        continue
+    for key in ("gbps", "copyGbps", "rooflineRatio", "coldMs", "wallUsMedian"):
         assert pos(m[key]), (key, m)
-    assert m["gpu_us_median"] >= m["gpu_us_min"] >= 0, m
-    assert abs(m["roofline_ratio"] - m["gbps"] / m["copy_gbps"]) < 1e-9, m
+    assert m["gpuUsMedian"] >= m["gpuUsMin"] >= 0, m
+    assert abs(m["rooflineRatio"] - m["gbps"] / m["copyGbps"]) < 1e-9, m
+stdout_doc = json.load(open(f"{work}/stdout.json"))
+assert stdout_doc["format"] == "wgk-bench/2" and stdout_doc["measurements"][0]["case"] == "smoke_3x7_f32"
 tuning = json.load(open(f"{work}/tuning.json"))
 assert tuning["format"] == "wgk-tuning/1" and len(tuning["entries"]) == 1, tuning
 tuned = json.load(open(f"{work}/tuned.json"))
 first, second = tuned["measurements"]
 assert first["selectedBy"] == "tuning" and first["variant"] == tuning["entries"][0]["variant"], first
 assert second["package"] == "com.microsoft.FastGelu" and len(tuned["packages"]) == 2, tuned["packages"]
-assert first["cold_ms"] is None
+assert first["coldMs"] is None
 print("cli bench smoke: OK,", len(doc["measurements"]), "measurements")
 PY

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <string>
 
 #include "harness/report_model.h"
+#include "harness/report_summary.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -28,7 +30,7 @@ Evidence otherDevice() {
 
 TEST(Report, LoadsEvidenceAndNamesTheDevice) {
   Evidence e = loadEvidence(kDir + "/fixture_evidence.json");
-  EXPECT_EQ(e.device, "NVIDIA H200 (nvidia hopper)");
+  EXPECT_EQ(e.device, "NVIDIA H200");
   EXPECT_EQ(e.date, "2026-11-30T10:00:00Z");
 }
 
@@ -72,13 +74,13 @@ TEST(Report, HtmlIsSelfContainedWithInlineSvg) {
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(html.find("</html>"), std::string::npos);
   // The big case: one chart per device plus the torch peer chart; the smoke case has only an error.
-  EXPECT_EQ(count(html, "<svg"), 3u);
+  EXPECT_EQ(count(html, "role=\"img\""), 3u);
   EXPECT_EQ(count(html, "<svg"), count(html, "</svg>"));
-  EXPECT_NE(html.find("NVIDIA H200 (nvidia hopper)"), std::string::npos);
+  EXPECT_NE(html.find("NVIDIA H200"), std::string::npos);
   EXPECT_NE(html.find("llvmpipe (LLVM 19, 256 bits)"), std::string::npos);
   EXPECT_NE(html.find("torch.compile"), std::string::npos);
-  EXPECT_NE(html.find("copy 4,130"), std::string::npos);  // the run's roofline line
-  EXPECT_NE(html.find(">4,001<"), std::string::npos);     // the variant's GB/s label
+  EXPECT_NE(html.find("copy 4,130"), std::string::npos);                         // the run's roofline line
+  EXPECT_NE(html.find(">4,001 GB/s \xC2\xB7 97% of copy<"), std::string::npos);  // GB/s and share of roofline
   // Nothing fetched: no scripts, links or external resources.
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("href="), std::string::npos);
@@ -92,7 +94,7 @@ TEST(Report, MarkdownHasTheRatiosAgainstCopyAndTorchCompile) {
   auto model = ReportModel::build({loadEvidence(kDir + "/fixture_evidence.json")},
                                   loadPeers(kDir + "/fixture_peers.json"));
   const std::string md = renderMarkdown(model);
-  EXPECT_NE(md.find("### RMSNormalization on NVIDIA H200 (nvidia hopper), 2026-11-30"), std::string::npos);
+  EXPECT_NE(md.find("### RMSNormalization on NVIDIA H200, 2026-11-30"), std::string::npos);
   // row_vec4: 4000.6 GB/s = 96.9% of copy, 0.96x torch.compile's 4155.5 GB/s; picked by priority (*).
   EXPECT_NE(
       md.find(
@@ -123,6 +125,100 @@ TEST(Report, NumbersHaveThousandsSeparators) {
   EXPECT_EQ(fixed(-1234.5, 1), "-1,234.5");
   EXPECT_EQ(fixed(999, 0), "999");
   EXPECT_EQ(htmlEscape("a<b & \"c\">"), "a&lt;b &amp; &quot;c&quot;&gt;");
+}
+
+// Issue 17: the product name, not the driver string ("NVIDIA: 580.159.04 ...").
+TEST(Report, DeviceIsTheProductName) {
+  nlohmann::json dev = {
+      {"adapterInfo", {{"description", "NVIDIA: 580.159.04 580.159.4.0"}, {"device", "NVIDIA H200"}}}};
+  EXPECT_EQ(productName(dev), "NVIDIA H200");
+  EXPECT_EQ(productName(nlohmann::json::object()), "unknown device");
+}
+
+// Version 2 (camelCase) and version 1 (snake_case) evidence read into the same numbers.
+TEST(Report, ReadsBothEvidenceSpellings) {
+  nlohmann::json v2 = loadEvidence(kDir + "/fixture_evidence.json").doc;
+  v2["format"] = "wgk-bench/2";
+  for (auto& m : v2["measurements"]) {
+    nlohmann::json c = nlohmann::json::object();
+    for (auto& [k, v] : m.items()) {
+      std::string key;
+      for (size_t i = 0; i < k.size(); ++i)
+        key += k[i] == '_' && i + 1 < k.size() ? static_cast<char>(std::toupper(k[++i])) : k[i];
+      c[key == "copyGbps" || key == "gbps" ? key : key] = v;
+    }
+    m = c;
+  }
+  ASSERT_TRUE(v2["measurements"][0].contains("gpuUsMedian"));
+  auto a = ReportModel::build({loadEvidence(kDir + "/fixture_evidence.json")}, std::nullopt);
+  auto b = ReportModel::build({parseEvidence(v2, "v2.json")}, std::nullopt);
+  const Cell &x = a.cases[0].byDevice[0][0], &y = b.cases[0].byDevice[0][0];
+  EXPECT_DOUBLE_EQ(y.gpuUs, 134.2);
+  EXPECT_DOUBLE_EQ(x.gpuUs, y.gpuUs);
+  EXPECT_DOUBLE_EQ(x.ratio, y.ratio);
+  EXPECT_DOUBLE_EQ(x.copyGbps, y.copyGbps);
+  EXPECT_DOUBLE_EQ(x.wallUs, y.wallUs);
+  EXPECT_DOUBLE_EQ(x.coldMs, y.coldMs);
+}
+
+// The committed H200 evidence (format 1) still renders: every op, summary, ratios to torch.compile.
+TEST(Report, OldH200EvidenceStillRenders) {
+  const std::string dir = std::string(WGK_SOURCE_DIR) + "/docs/evidence/";
+  auto model = ReportModel::build({loadEvidence(dir + "h200-2026-11-29.json")},
+                                  loadPeers(dir + "h200-2026-11-29-torch-peers.json"));
+  EXPECT_EQ(model.devices[0].rfind("NVIDIA H200", 0), 0u) << model.devices[0];
+  EXPECT_EQ(model.ops.size(), 3u);
+  const std::string html = renderHtml(model);
+  EXPECT_NE(html.find("<h2>Summary</h2>"), std::string::npos);
+  EXPECT_NE(html.find("torch.compile's speed"), std::string::npos);
+  EXPECT_NE(html.find("Legend"), std::string::npos);
+  EXPECT_EQ(html.find("NVIDIA: 580"), std::string::npos);  // no driver string as the device
+  EXPECT_EQ(html.find(">0 GB/s"), std::string::npos);      // decode rows are in microseconds
+  EXPECT_NE(html.find(" \xC2\xB5s"), std::string::npos);
+  const auto sum = summarize(model);
+  ASSERT_EQ(sum.size(), 3u);
+  for (const auto& r : sum) {
+    EXPECT_GT(r.cases, 0);
+    EXPECT_GT(r.worstShare, 0);
+    EXPECT_GE(r.geomeanShare, r.worstShare);
+    EXPECT_GT(r.geomeanVsCompile, 0) << r.op;
+  }
+}
+
+TEST(Report, SummaryAndRowsUseThePickedVariant) {
+  auto model = ReportModel::build({loadEvidence(kDir + "/fixture_evidence.json")},
+                                  loadPeers(kDir + "/fixture_peers.json"));
+  const auto sum = summarize(model);
+  ASSERT_EQ(sum.size(), 1u);
+  EXPECT_EQ(sum[0].cases, 1);   // the big case (row_vec4, the default)
+  EXPECT_EQ(sum[0].failed, 1);  // the smoke case only has an error
+  EXPECT_NEAR(sum[0].worstShare, 0.9687, 1e-9);
+  EXPECT_NEAR(sum[0].geomeanVsCompile, 129.2 / 134.2, 1e-9);
+  const std::string html = renderHtml(model);
+  EXPECT_NE(html.find("row_vec4: 0.96\xC3\x97 torch.compile's speed"), std::string::npos) << html;
+}
+
+TEST(Report, SkippedCellsSayWhyAndDecodeRowsAreMicroseconds) {
+  nlohmann::json doc = loadEvidence(kDir + "/fixture_evidence.json").doc;
+  doc["measurements"].push_back({{"package", "ai.onnx.RMSNormalization"},
+                                 {"case", "huge"},
+                                 {"variant", ""},
+                                 {"bytes", 1ull << 33},
+                                 {"skipped",
+                                  "input 'x' has 4294967296 bytes, more than the "
+                                  "device's maxStorageBufferBindingSize"}});
+  doc["measurements"].push_back({{"package", "ai.onnx.RMSNormalization"},
+                                 {"case", "decode_1x64"},
+                                 {"variant", "row_vec4"},
+                                 {"bytes", 640},
+                                 {"gpuUsMedian", 7.5},
+                                 {"gbps", 0.085},
+                                 {"rooflineRatio", 0.9},
+                                 {"copyGbps", 0.095}});
+  const std::string html = renderHtml(ReportModel::build({parseEvidence(doc, "x.json")}, std::nullopt));
+  EXPECT_NE(html.find("skipped: input 'x' has 4294967296 bytes"), std::string::npos);
+  EXPECT_NE(html.find(">7.5 \xC2\xB5s \xC2\xB7 90% of copy<"), std::string::npos);
+  EXPECT_EQ(summarize(ReportModel::build({parseEvidence(doc, "x.json")}, std::nullopt))[0].skipped, 1);
 }
 
 }  // namespace
