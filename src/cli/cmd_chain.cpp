@@ -147,7 +147,7 @@ void addChainCommand(CLI::App& app) {
   cmd->add_option("--step-hidden", a->stepHidden,
                   "the decode step's hidden size (multiple of 256; default 2048)");
   cmd->add_flag("--json", a->json, "print the evidence JSON on stdout instead of the table");
-  cmd->add_option("--out", a->out, "write the evidence file (format wgk-chain/1)");
+  cmd->add_option("--out", a->out, "write the evidence file (format wgk-chain/2)");
   addHubOptions(cmd, a->hub);
   cmd->callback([a] {
     a->options.callWaitCalls = std::min(a->options.callWaitCalls, a->options.warmCalls);

@@ -74,12 +74,12 @@ void checkOptions(const ChainOptions& o) {
 
 nlohmann::json ChainModeResult::toJson() const {
   if (!ran) return {{"error", error.empty() ? "not run" : error}};
-  nlohmann::json j = {{"per_op_us_median", perOpUsMedian},
-                      {"per_op_us_min", perOpUsMin},
-                      {"submit_us_per_op_median", submitUsPerOpMedian},
-                      {"total_ms_median", totalMsMedian},
+  nlohmann::json j = {{"perOpUsMedian", perOpUsMedian},
+                      {"perOpUsMin", perOpUsMin},
+                      {"submitUsPerOpMedian", submitUsPerOpMedian},
+                      {"totalMsMedian", totalMsMedian},
                       {"submits", submits}};
-  if (captureMs >= 0) j["capture_ms"] = captureMs;
+  if (captureMs >= 0) j["captureMs"] = captureMs;
   if (dispatches >= 0) j["dispatches"] = dispatches;
   if (bitIdentical >= 0) j["bitIdentical"] = bitIdentical == 1;
   return j;
@@ -95,8 +95,8 @@ nlohmann::json ChainResult::toJson() const {
       {"calls", calls},
       {"cycle", cycle},
       {"fedBack", fedBack},
-      {"warm_call_us_median", measured(warmCallUsMedian)},
-      {"call_wait_us_median", measured(callWaitUsMedian)},
+      {"warmCallUsMedian", measured(warmCallUsMedian)},
+      {"callWaitUsMedian", measured(callWaitUsMedian)},
       {"modes",
        {{"unbatched", unbatched.toJson()}, {"batched", batched.toJson()}, {"replayed", replayed.toJson()}}}};
   if (!error.empty()) j["error"] = error;
@@ -152,7 +152,7 @@ ChainResult runDecodeStepChain(Runtime& rt, DecodeStepKernels& k, int64_t hidden
 nlohmann::json chainEvidenceJson(const std::vector<ChainResult>& results, const ChainOptions& options,
                                  const DeviceProfile& device, const std::string& wgkVersion) {
   nlohmann::json j;
-  j["format"] = "wgk-chain/1";
+  j["format"] = "wgk-chain/2";
   j["wgkVersion"] = wgkVersion;
   j["date"] = utcNow();
   j["host"] = hostInfo();
@@ -160,10 +160,10 @@ nlohmann::json chainEvidenceJson(const std::vector<ChainResult>& results, const 
   j["calls"] = options.calls;
   j["repeat"] = options.repeat;
   j["batchSize"] = options.batchSize;
-  j["targets"] = {{"batched_us_per_op", ChainTargets::batched},
-                  {"replayed_us_per_op", ChainTargets::replayed},
-                  {"unbatched_us_per_op", ChainTargets::unbatched},
-                  {"warm_call_us", ChainTargets::warmCall}};
+  j["targets"] = {{"batchedUsPerOp", ChainTargets::batched},
+                  {"replayedUsPerOp", ChainTargets::replayed},
+                  {"unbatchedUsPerOp", ChainTargets::unbatched},
+                  {"warmCallUs", ChainTargets::warmCall}};
   j["chains"] = nlohmann::json::array();
   for (const auto& r : results) j["chains"].push_back(r.toJson());
   return j;

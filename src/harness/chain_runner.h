@@ -76,7 +76,7 @@ std::vector<ChainResult> runCaseChains(Runtime& rt, Kernel& kernel, const ChainO
 ChainResult runDecodeStepChain(Runtime& rt, DecodeStepKernels& k, int64_t hidden,
                                const ChainOptions& options);
 
-// The evidence document, format "wgk-chain/1" (docs/performance.md, "Decode chains").
+// The evidence document, format "wgk-chain/2" (docs/performance.md, "Decode chains").
 nlohmann::json chainEvidenceJson(const std::vector<ChainResult>& results, const ChainOptions& options,
                                  const DeviceProfile& device, const std::string& wgkVersion);
 

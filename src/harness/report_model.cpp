@@ -106,13 +106,14 @@ Evidence parseEvidence(const nlohmann::json& doc, const std::string& source) {
 }
 
 bool isChainEvidence(const nlohmann::json& doc) {
-  return doc.is_object() && doc.value("format", "") == "wgk-chain/1";
+  const std::string format = doc.is_object() ? doc.value("format", "") : "";
+  return format == "wgk-chain/2" || format == "wgk-chain/1";
 }
 
 ChainTable parseChainEvidence(const nlohmann::json& doc, const std::string& source) {
   if (!isChainEvidence(doc) || !doc.contains("chains") || !doc["chains"].is_array())
     throw Error(ErrorCode::Parse,
-                "'" + source + "' is not a wgk chain evidence file (format \"wgk-chain/1\" with \"chains\")");
+                "'" + source + "' is not a wgk chain evidence file (format \"wgk-chain/2\" or \"wgk-chain/1\", with \"chains\")");
   ChainTable t{source, deviceName(doc.value("device", nlohmann::json::object())), {}};
   if (auto d = str(doc, "date"); !d.empty()) t.device += ", " + d.substr(0, 10);
   for (const auto& c : doc["chains"]) {
@@ -120,13 +121,13 @@ ChainTable parseChainEvidence(const nlohmann::json& doc, const std::string& sour
       throw Error(ErrorCode::Parse, "'" + source + "': every chain needs a name");
     ChainRow r;
     r.name = str(c, "name");
-    r.warmCall = num(c, "warm_call_us_median");
+    r.warmCall = num2(c, "warmCallUsMedian", "warm_call_us_median");
     const nlohmann::json modes = c.value("modes", nlohmann::json::object());
     double* slot[] = {&r.unbatched, &r.batched, &r.replayed};
     const char* names[] = {"unbatched", "batched", "replayed"};
     for (int i = 0; i < 3; ++i)
       if (modes.contains(names[i]) && modes[names[i]].is_object())
-        *slot[i] = num(modes[names[i]], "per_op_us_median");
+        *slot[i] = num2(modes[names[i]], "perOpUsMedian", "per_op_us_median");
     t.rows.push_back(std::move(r));
   }
   return t;

@@ -28,7 +28,7 @@ struct Evidence {
 Evidence loadEvidence(const std::string& path);
 Evidence parseEvidence(const nlohmann::json& doc, const std::string& source);
 
-// One chain of `wgk chain` (format "wgk-chain/1"): us per op in each mode, -1 where not measured.
+// One chain of `wgk chain` (format "wgk-chain/2"): us per op in each mode, -1 where not measured.
 struct ChainRow {
   std::string name;
   double unbatched = -1, batched = -1, replayed = -1, warmCall = -1;

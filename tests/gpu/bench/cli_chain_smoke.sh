@@ -24,7 +24,7 @@ python3 - "$work" <<'PY'
 import json, math, sys
 work = sys.argv[1]
 doc = json.load(open(f"{work}/chain.json"))
-assert doc["format"] == "wgk-chain/1", doc["format"]
+assert doc["format"] == "wgk-chain/2", doc["format"]
 for key in ("wgkVersion", "date", "host", "device", "calls", "repeat", "batchSize", "targets", "chains"):
     assert key in doc, key
 assert "adapterInfo" in doc["device"] and doc["batchSize"] == 4, doc["device"]
@@ -39,17 +39,17 @@ for c in doc["chains"]:
         assert key in c, (key, c["name"])
     assert c["calls"] % c["cycle"] == 0 and c["calls"] >= 6, c
     assert len(c["variants"]) == c["cycle"], c
-    assert pos(c["warm_call_us_median"]) and pos(c["call_wait_us_median"]), c
+    assert pos(c["warmCallUsMedian"]) and pos(c["callWaitUsMedian"]), c
     for mode in ("unbatched", "batched", "replayed"):
         m = c["modes"][mode]
         assert "error" not in m, (c["name"], mode, m)
-        for key in ("per_op_us_median", "per_op_us_min", "submit_us_per_op_median", "total_ms_median"):
+        for key in ("perOpUsMedian", "perOpUsMin", "submitUsPerOpMedian", "totalMsMedian"):
             assert pos(m[key]), (c["name"], mode, key, m)
-        assert m["per_op_us_median"] >= m["per_op_us_min"], m
+        assert m["perOpUsMedian"] >= m["perOpUsMin"], m
     assert c["modes"]["batched"]["bitIdentical"] is True, c
     assert c["modes"]["replayed"]["bitIdentical"] is True, c
     assert c["modes"]["batched"]["submits"] == -(-c["calls"] // 4), c
-    assert pos(c["modes"]["replayed"]["capture_ms"]) and c["modes"]["replayed"]["dispatches"] >= c["calls"], c
+    assert pos(c["modes"]["replayed"]["captureMs"]) and c["modes"]["replayed"]["dispatches"] >= c["calls"], c
 step = next(c for c in doc["chains"] if c["name"].startswith("decode_step/"))
 assert step["cycle"] == 4 and step["fedBack"] and step["calls"] == 8, step
 one = json.load(open(f"{work}/one.json"))

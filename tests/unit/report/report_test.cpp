@@ -161,6 +161,31 @@ TEST(Report, ReadsBothEvidenceSpellings) {
   EXPECT_DOUBLE_EQ(x.coldMs, y.coldMs);
 }
 
+// Chain evidence: version 2 (camelCase, what `wgk chain --out` writes) and version 1 (snake_case,
+// before 2026-12-01) give the same table; any other format is refused.
+TEST(Report, ReadsBothChainEvidenceSpellings) {
+  const nlohmann::json v1 = nlohmann::json::parse(R"({"format": "wgk-chain/1", "device": {},
+    "chains": [{"name": "ai.onnx.Add/decode", "warm_call_us_median": 4.5,
+      "modes": {"unbatched": {"per_op_us_median": 7.5}, "batched": {"per_op_us_median": 2.5},
+                "replayed": {"per_op_us_median": 1.5}}}]})");
+  const nlohmann::json v2 = nlohmann::json::parse(R"({"format": "wgk-chain/2", "device": {},
+    "chains": [{"name": "ai.onnx.Add/decode", "warmCallUsMedian": 4.5,
+      "modes": {"unbatched": {"perOpUsMedian": 7.5}, "batched": {"perOpUsMedian": 2.5},
+                "replayed": {"perOpUsMedian": 1.5}}}]})");
+  for (const auto* doc : {&v1, &v2}) {
+    const ChainTable t = parseChainEvidence(*doc, "chain.json");
+    ASSERT_EQ(t.rows.size(), 1u);
+    EXPECT_EQ(t.rows[0].name, "ai.onnx.Add/decode");
+    EXPECT_DOUBLE_EQ(t.rows[0].warmCall, 4.5);
+    EXPECT_DOUBLE_EQ(t.rows[0].unbatched, 7.5);
+    EXPECT_DOUBLE_EQ(t.rows[0].batched, 2.5);
+    EXPECT_DOUBLE_EQ(t.rows[0].replayed, 1.5);
+  }
+  nlohmann::json v3 = v2;
+  v3["format"] = "wgk-chain/3";
+  EXPECT_THROW(parseChainEvidence(v3, "chain.json"), Error);
+}
+
 // The committed H200 evidence (format 1) still renders: every op, summary, ratios to torch.compile.
 TEST(Report, OldH200EvidenceStillRenders) {
   const std::string dir = std::string(WGK_SOURCE_DIR) + "/docs/evidence/";
