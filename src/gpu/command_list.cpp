@@ -57,12 +57,17 @@ void CommandList::reserve(size_t commands) {
 // One command encoder per segment; consecutive dispatches share a compute pass (WebGPU makes each
 // dispatch see the writes of the ones before it, so a pass boundary adds nothing but cost). Timed:
 // each dispatch gets its own pass with timestamp writes 2i and 2i + 1, resolved at the end.
+// Untimed, a long segment is submitted in chunks (kFirstChunk dispatches, then every kChunk): the
+// queue keeps their order, and the GPU runs the first chunks while the host still encodes the rest
+// (one submission at the end would leave the GPU idle for the whole encoding).
+constexpr uint32_t kFirstChunk = 16, kChunk = 64;
+
 void CommandList::encodeSegments(DeviceState& s, std::span<const Copy> before, bool timed) const {
   const Procs& p = procs();
   WGPUCommandEncoder enc = nullptr;
   WGPUComputePassEncoder pass = nullptr;
   WGPUComputePipeline bound = nullptr;
-  uint32_t dispatchIndex = 0;
+  uint32_t dispatchIndex = 0, sinceFlush = 0, chunk = kFirstChunk;
   auto endPass = [&] {
     if (!pass) return;
     p.ComputePassEncoderEnd(pass);
@@ -78,6 +83,7 @@ void CommandList::encodeSegments(DeviceState& s, std::span<const Copy> before, b
       p.CommandEncoderCopyBufferToBuffer(enc, s.queryResolve, 0, s.queryStaging, 0, 16ull * dispatchIndex);
     }
     WGPUCommandBuffer cb = p.CommandEncoderFinish(enc, nullptr);
+    sinceFlush = 0;
     p.QueueSubmit(s.queue, 1, &cb);
     p.CommandBufferRelease(cb);
     p.CommandEncoderRelease(enc);
@@ -111,6 +117,10 @@ void CommandList::encodeSegments(DeviceState& s, std::span<const Copy> before, b
         if (c.pipeline != bound) p.ComputePassEncoderSetPipeline(pass, bound = c.pipeline);
         p.ComputePassEncoderSetBindGroup(pass, 0, c.group, 0, nullptr);
         p.ComputePassEncoderDispatchWorkgroups(pass, c.x, c.y, c.z);
+        if (!timed && ++sinceFlush >= chunk) {
+          flush(false);
+          chunk = kChunk;
+        }
         break;
       }
       case Kind::Clear:

@@ -16,7 +16,8 @@ constexpr auto UNI = BindingKind::Uniform;
 constexpr auto kInOut = BufferUsage::Storage | BufferUsage::CopyDst | BufferUsage::CopySrc;
 
 TEST(Kernels, F16ArithmeticIsBitExact) {
-  // y = (x * s) + b in f16: each operation rounds to binary16, as the host reproduces. The constants
+  // y = (x * s) + b in f16: each operation rounds to binary16, or (WGSL allows it; NVIDIA does) the
+  // multiply-add is fused into one rounding; the host reproduces both. The constants
   // are exact in f16 on purpose: this Dawn's WGSL compiler truncates inexact f16 literals (0.7h
   // becomes 0x3999, not the nearest 0x399a), while run-time f16 arithmetic rounds to nearest even.
   const char* wgsl = R"(enable f16;
@@ -33,12 +34,12 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
 )";
   Device& dev = sharedDevice();
   const size_t n = 1000;  // not a multiple of the workgroup, nor of 2 f16 per word: odd-size buffers
-  std::vector<uint16_t> x(n), want(n);
-  const float s = 0.6875f;
+  std::vector<uint16_t> x(n), want(n), fused(n);
+  const uint16_t b = floatToHalf(3.25f);
   for (size_t i = 0; i < n; ++i) {
     x[i] = floatToHalf((static_cast<float>(i) - 500.f) * 0.0371f);
-    const float p = roundToHalf(halfToFloat(x[i]) * s);
-    want[i] = floatToHalf(p + 3.25f);
+    want[i] = f16MulAddUnfused(x[i], 0.6875f, b);
+    fused[i] = f16MulAddFused(x[i], 0.6875f, b);
   }
   Buffer bx = dev.createBuffer(n * 2, kInOut), by = dev.createBuffer(n * 2, kInOut);
   bx.upload(bytesOf(x));
@@ -47,11 +48,28 @@ fn main(@builtin(global_invocation_id) gid : vec3<u32>) {
   rec.dispatch(pipe, {{bx.handle(), 0, 0}, {by.handle(), 0, 0}}, (n + 63) / 64);
   rec.submit();
   std::vector<uint16_t> got = readAll<uint16_t>(by, n);
-  size_t bad = 0;
+  size_t shown = 0;
   for (size_t i = 0; i < n; ++i)
-    if (got[i] != want[i] && bad++ < 5)
-      ADD_FAILURE() << "element " << i << ": got 0x" << std::hex << got[i] << " want 0x" << want[i];
-  EXPECT_EQ(bad, 0u);
+    if (got[i] != want[i] && got[i] != fused[i] && shown++ < 5)
+      ADD_FAILURE() << "element " << i << ": got 0x" << std::hex << got[i] << " want 0x" << want[i]
+                    << " (fused: 0x" << fused[i] << ")";
+  EXPECT_EQ(checkF16MulAdd(got, want, fused).bad, 0u);
+}
+
+// The host forms themselves: the two differ where the product's rounding matters (the H200 gave
+// the fused 0xc7ff where the two-rounding form is 0xc800), and a value matching neither is caught.
+TEST(Kernels, F16MulAddFormsOnTheHost) {
+  const uint16_t x = floatToHalf((59.f - 500.f) * 0.0371f), b = floatToHalf(3.25f);
+  EXPECT_EQ(f16MulAddUnfused(x, 0.6875f, b), 0xc800);
+  EXPECT_EQ(f16MulAddFused(x, 0.6875f, b), 0xc7ff);
+  const std::vector<uint16_t> unfused{0xc800, 0x3c00}, fused{0xc7ff, 0x3c00};
+  EXPECT_EQ(checkF16MulAdd(std::vector<uint16_t>{0xc800, 0x3c00}, unfused, fused).bad, 0u);
+  const F16MulAddCheck f = checkF16MulAdd(std::vector<uint16_t>{0xc7ff, 0x3c00}, unfused, fused);
+  EXPECT_EQ(f.bad, 0u);
+  EXPECT_TRUE(f.fusedSeen);
+  const F16MulAddCheck bad = checkF16MulAdd(std::vector<uint16_t>{0xc7fe, 0x3c01}, unfused, fused);
+  EXPECT_EQ(bad.bad, 2u);
+  EXPECT_EQ(bad.firstBad, 0);
 }
 
 TEST(Kernels, SelfCheckPasses) {
