@@ -94,6 +94,6 @@ std::string fixed(double v, int decimals);
 std::string htmlEscape(const std::string& s);
 std::string shortOp(const std::string& opId);
 // The device's product name from a device profile object ("NVIDIA H200", not the driver string).
-std::string productName(const nlohmann::json& device);  // "ai.onnx.RMSNormalization" -> "RMSNormalization"
+std::string productName(const nlohmann::json& device);
 
 }  // namespace wgk::harness
