@@ -19,7 +19,7 @@ if(WGK_FUZZ)
 endif()
 
 if(WGK_SANITIZE)
-  set(wgk_san_flags "-fsanitize=${WGK_SANITIZE}" -fno-omit-frame-pointer -g)
+  set(wgk_san_flags "-fsanitize=${WGK_SANITIZE}" -fno-omit-frame-pointer -g1)  # line tables: reports name file:line
   if(WGK_SANITIZE MATCHES "undefined")
     # A UB report is a failure, not a log line. vptr needs RTTI across dawn.node's boundary: off.
     list(APPEND wgk_san_flags -fno-sanitize-recover=undefined -fno-sanitize=vptr)

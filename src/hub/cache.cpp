@@ -19,6 +19,10 @@ using nlohmann::json;
 FileLock::FileLock(const fs::path& path) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
+  // The folder's own error (e.g. a read-only cache) says more than the open's "No such file".
+  if (ec)
+    throw Error(ErrorCode::Io, "cannot create the cache folder " + path.parent_path().string() + ": " +
+                                   ec.message());
   fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
   if (fd_ < 0)
     throw Error(ErrorCode::Io, "cannot open lock file " + path.string() + ": " + std::strerror(errno));

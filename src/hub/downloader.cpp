@@ -33,8 +33,17 @@ static std::string resolveBase(const RepoId& repo, const HubOptions& options) {
   return options.endpoint + "/" + repo.org + "/" + repo.name + "/resolve/";
 }
 
-CommitAnswer askCommit(const RepoId& repo, const PackageRequest& request, const HubOptions& options) {
-  if (options.offline) throw Error(ErrorCode::Internal, "askCommit called in offline mode");
+HubOptions withDownloadDeadline(const HubOptions& options) {
+  HubOptions timed = options;
+  if (timed.http.downloadDeadline == std::chrono::steady_clock::time_point{})
+    timed.http.downloadDeadline =
+        std::chrono::steady_clock::now() + std::chrono::seconds(std::max(1L, options.http.downloadDeadlineSec));
+  return timed;
+}
+
+CommitAnswer askCommit(const RepoId& repo, const PackageRequest& request, const HubOptions& untimed) {
+  if (untimed.offline) throw Error(ErrorCode::Internal, "askCommit called in offline mode");
+  const HubOptions options = withDownloadDeadline(untimed);
   CommitAnswer a;
   a.metadata = httpGet(resolveBase(repo, options) + request.gitRev() + "/build/webgpu/metadata.json",
                        options.http, "metadata.json");
@@ -58,10 +67,7 @@ StagedPackage downloadPackage(const RepoId& repo, const PackageRequest& request,
                               const CommitAnswer* asked) {
   if (options.offline) throw Error(ErrorCode::Internal, "downloadPackage called in offline mode");
   // One deadline for every file of this package (httpGet also keeps its own per file).
-  HubOptions timed = options;
-  timed.http.downloadDeadline =
-      std::chrono::steady_clock::now() + std::chrono::seconds(std::max(1L, options.http.downloadDeadlineSec));
-  return downloadPackageBefore(repo, request, timed, stagingDir, have, asked);
+  return downloadPackageBefore(repo, request, withDownloadDeadline(options), stagingDir, have, asked);
 }
 
 StagedPackage downloadPackageBefore(const RepoId& repo, const PackageRequest& request,

@@ -34,6 +34,10 @@ struct CommitAnswer {
 };
 CommitAnswer askCommit(const RepoId& repo, const PackageRequest& request, const HubOptions& options);
 
+// `options` with the per-download deadline (HttpSettings::downloadDeadlineSec from now) unless it
+// already has one: asking for the commit and downloading it then share one deadline.
+HubOptions withDownloadDeadline(const HubOptions& options);
+
 // `have`: files (relative to build/webgpu) that need not be fetched because a verified copy of
 // this commit already holds them. Options must be effectiveOptions().
 StagedPackage downloadPackage(const RepoId& repo, const PackageRequest& request, const HubOptions& options,

@@ -152,8 +152,9 @@ ResolvedPackage resolveBranch(Cache& cache, const RepoId& repo, const PackageReq
                           check->detail + ", asked " + std::to_string(now - check->at) + " s ago"))
       return *r;
   CommitAnswer answer;
+  const HubOptions timed = withDownloadDeadline(o);  // the question and the download: one deadline
   try {
-    answer = askCommit(repo, req, o);
+    answer = askCommit(repo, req, timed);
   } catch (Error& e) {
     if (e.code() != ErrorCode::NotFound && e.code() != ErrorCode::Network) throw;
     if (!o.requireEndpoint) {
@@ -171,7 +172,7 @@ ResolvedPackage resolveBranch(Cache& cache, const RepoId& repo, const PackageReq
     cache.writeRef(repo, branch, answer.commit);
     return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
   }
-  return finish(repo, req, PackageOrigin::Network, fromNetwork(cache, repo, req, o, &answer));
+  return finish(repo, req, PackageOrigin::Network, fromNetwork(cache, repo, req, timed, &answer));
 }
 
 ResolvedPackage resolveWithLock(const RepoId& repo, const PackageRequest& req, const LockEntry& entry,
