@@ -8,6 +8,9 @@
 # stays in <build>/corpus/<target>. A crash, leak, UB report or an input slower than
 # WGK_FUZZ_TIMEOUT (default 10 s) is a finding: saved under <build>/findings/<target>/, and the
 # script exits 1 after running the rest. Prints one line per target: executions, seconds, result.
+# WGK_FUZZ_WORKERS=J runs J processes per target side by side (distinct seeds, one shared corpus;
+# with --runs N each runs N/J and the line sums their executions): the campaign on a many-core
+# machine. WGK_FUZZ_PREBUILT=1 skips the build (targets copied from a build made elsewhere).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${WGK_FUZZ_BUILD_DIR:-$here/build-fuzz}
@@ -17,13 +20,17 @@ shift
 targets=("$@")
 ((${#targets[@]})) || targets=(fuzz_expr fuzz_template fuzz_manifest fuzz_loaders fuzz_tensor_files fuzz_planner)
 
-if [[ ! -f $build/CMakeCache.txt ]]; then
+if [[ ${WGK_FUZZ_PREBUILT:-0} != 1 && ! -f $build/CMakeCache.txt ]]; then
   CC=${WGK_FUZZ_CC:-clang-14} CXX=${WGK_FUZZ_CXX:-clang++-14} cmake -S "$here" -B "$build" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWGK_FUZZ=ON -DWGK_BUILD_TESTS=OFF -DWGK_BUILD_EXAMPLES=OFF \
     -DWGK_INSTALL=OFF >/dev/null
 fi
-cmake --build "$build" -j"${WGK_FUZZ_JOBS:-2}" --target wgk_fuzz_all >/dev/null
+[[ ${WGK_FUZZ_PREBUILT:-0} == 1 ]] || cmake --build "$build" -j"${WGK_FUZZ_JOBS:-2}" --target wgk_fuzz_all >/dev/null
 python3 "$here/scripts/fuzz_corpus.py" "$build/seeds" >/dev/null
+workers=${WGK_FUZZ_WORKERS:-1}
+if [[ ${mode[0]} == -runs=* ]] && ((workers > 1)); then
+  mode=(-runs=$(((${mode[0]#-runs=} + workers - 1) / workers)))
+fi
 
 failed=0
 for t in "${targets[@]}"; do
@@ -32,13 +39,21 @@ for t in "${targets[@]}"; do
   extra=()
   case $t in fuzz_manifest | fuzz_loaders | fuzz_template) extra=(-max_len=65536) ;; esac
   rc=0
-  # detect_leaks: a leak is a finding too. UBSan halts (built with -fno-sanitize-recover).
-  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
-    "$build/fuzz/$t" "${mode[@]}" -timeout="${WGK_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2560 \
-    -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" "${extra[@]}" \
-    "$corpus" "$build/seeds/$t" >"$log" 2>&1 || rc=$?
-  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
-  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | tail -1)
+  pids=()
+  for ((w = 0; w < workers; w++)); do
+    wlog=$log
+    ((workers == 1)) || wlog=$log.$w
+    # detect_leaks: a leak is a finding too. UBSan halts (built with -fno-sanitize-recover).
+    ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+      "$build/fuzz/$t" "${mode[@]}" -seed=$((w + 1)) -timeout="${WGK_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2560 \
+      -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" "${extra[@]}" \
+      "$corpus" "$build/seeds/$t" >"$wlog" 2>&1 &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || rc=$?; done
+  ((workers == 1)) || cat "$log".* >"$log"
+  runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | awk '{n += $1} END {print n}')
+  secs=$(sed -n 's/^Done [0-9]* runs in \([0-9]*\) second.*/\1/p' "$log" | sort -n | tail -1)
   if ((rc == 0)); then
     echo "fuzz.sh: $t: ${runs:-?} executions in ${secs:-?} s, no finding"
   else
