@@ -27,6 +27,6 @@ std::string_view wgslStorageScalar(DType t);
 size_t storageBytes(DType t);  // bytes per element on the device: 2 for float16, 8 for int64, else 4
 
 using Shape = std::vector<int64_t>;
-int64_t numel(const Shape& shape);  // product of dims; 1 for a scalar (rank 0)
+int64_t numel(const Shape& shape);  // product of dims; 1 for a scalar (rank 0); Error(InvalidArgument) on overflow
 
 }  // namespace wgk

@@ -47,7 +47,12 @@ DType parseDType(std::string_view name) {
 
 int64_t numel(const Shape& shape) {
   int64_t n = 1;
-  for (int64_t d : shape) n *= d;
+  for (int64_t d : shape)
+    if (__builtin_mul_overflow(n, d, &n)) {
+      std::string dims;
+      for (int64_t e : shape) dims += (dims.empty() ? "" : "x") + std::to_string(e);
+      throw Error(ErrorCode::InvalidArgument, "shape " + dims + " has more elements than 64 bits can count");
+    }
   return n;
 }
 

@@ -53,5 +53,12 @@ TEST(DType, Numel) {
   EXPECT_EQ(numel({7, 0, 9}), 0);
 }
 
+// fuzz_planner's first finding (2026-12-01): dims 2^53 x 2^56 overflowed int64 (undefined
+// behaviour) while planning; an element count that 64 bits cannot hold is now an error.
+TEST(DType, NumelOverflowIsAnError) {
+  EXPECT_THROW(numel({int64_t{1} << 53, int64_t{1} << 56}), Error);
+  EXPECT_EQ(numel({int64_t{1} << 31, int64_t{1} << 31}), int64_t{1} << 62);
+}
+
 }  // namespace
 }  // namespace wgk

@@ -104,6 +104,19 @@ TEST(HubAddPlan, LargeSameShapeFoldsIntoY) {
   EXPECT_FALSE(p.passes[0].folded);  // the manifest folds; the planner never does for a grid
 }
 
+// fuzz_planner's finding: a request whose element count overflows 64 bits is refused with an
+// error naming the shape (it was undefined behaviour in numel()).
+TEST(HubAddPlan, ShapeBeyondSixtyFourBitsIsRefused) {
+  const Shape huge{int64_t{1} << 53, int64_t{1} << 56};
+  try {
+    planHub("ai.onnx.Add", request({{"a", f32(huge)}, {"b", f32(huge)}}), "h200");
+    FAIL() << "planned a shape of 2^109 elements";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument) << e.what();
+    EXPECT_NE(std::string(e.what()).find("more elements than 64 bits"), std::string::npos) << e.what();
+  }
+}
+
 // f16 [8] + [1]: same_shape_vec4 fails sameShape(b, c); scalar_b_vec4 (18) holds: x = ceilDiv(
 // ceilDiv(2, 4), 256) = 1. On no-f16, f16Ok(f16) is false for every variant.
 TEST(HubAddPlan, ScalarRhsAndNoF16) {
