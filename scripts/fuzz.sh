@@ -10,7 +10,8 @@
 # script exits 1 after running the rest. Prints one line per target: executions, seconds, result.
 # WGK_FUZZ_WORKERS=J runs J processes per target side by side (distinct seeds, one shared corpus;
 # with --runs N each runs N/J and the line sums their executions): the campaign on a many-core
-# machine. WGK_FUZZ_PREBUILT=1 skips the build (targets copied from a build made elsewhere).
+# machine. WGK_FUZZ_PREBUILT=1 skips the build (targets copied from a build made elsewhere) and,
+# when <build>/seeds exists, the seed corpora.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${WGK_FUZZ_BUILD_DIR:-$here/build-fuzz}
@@ -26,7 +27,7 @@ if [[ ${WGK_FUZZ_PREBUILT:-0} != 1 && ! -f $build/CMakeCache.txt ]]; then
     -DWGK_INSTALL=OFF >/dev/null
 fi
 [[ ${WGK_FUZZ_PREBUILT:-0} == 1 ]] || cmake --build "$build" -j"${WGK_FUZZ_JOBS:-2}" --target wgk_fuzz_all >/dev/null
-python3 "$here/scripts/fuzz_corpus.py" "$build/seeds" >/dev/null
+[[ ${WGK_FUZZ_PREBUILT:-0} == 1 && -d $build/seeds ]] || python3 "$here/scripts/fuzz_corpus.py" "$build/seeds" >/dev/null
 workers=${WGK_FUZZ_WORKERS:-1}
 if [[ ${mode[0]} == -runs=* ]] && ((workers > 1)); then
   mode=(-runs=$(((${mode[0]#-runs=} + workers - 1) / workers)))
