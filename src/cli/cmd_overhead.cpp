@@ -132,7 +132,7 @@ void runOverhead(const OverheadArgs& a) {
   auto rt = openRuntime(a.hub);
   std::vector<Measurement> results;
   for (const auto& p : packages)
-    results.push_back(withContext("measuring the call overhead of " + p, [&] { return measure(*rt, p, a); }));
+    results.push_back(withContext("while measuring the call overhead of " + p, [&] { return measure(*rt, p, a); }));
 
   const std::string device = deviceName(rt->device());
   if (a.json) {

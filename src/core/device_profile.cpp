@@ -124,8 +124,8 @@ DeviceProfile DeviceProfile::fromJsonText(std::string_view text) {
 DeviceProfile DeviceProfile::load(const std::string& path) {
   std::ifstream probe(path);
   if (!probe) throw Error(ErrorCode::Io, "cannot open device profile '" + path + "'");
-  const nlohmann::json j = withContext("reading device profile " + path, [&] { return readJsonFile(path); });
-  return withContext("reading device profile " + path, [&] { return deviceProfileFromJson(j); });
+  const nlohmann::json j = withContext("while reading device profile " + path, [&] { return readJsonFile(path); });
+  return withContext("while reading device profile " + path, [&] { return deviceProfileFromJson(j); });
 }
 
 }  // namespace wgk

@@ -168,7 +168,7 @@ Loaded loadCApiLibrary(const LoaderConfig& c) {
 }
 
 Loaded load(const LoaderConfig& c) {
-  return withContext("loading WebGPU from '" + c.path + "'",
+  return withContext("while loading WebGPU from '" + c.path + "'",
                      [&] { return c.kind == LibraryKind::DawnNode ? loadDawnNode(c) : loadCApiLibrary(c); });
 }
 

@@ -106,7 +106,7 @@ bool isDeviceLimit(const Error& e) {
 std::vector<std::string> checkSelection(Kernel& kernel, const BenchSelection& sel) {
   const auto& pkg = kernel.impl().planner().package();
   const std::string opId = pkg.manifest().id();
-  package::BenchFile file = withContext("reading bench.json of " + opId, [&] {
+  package::BenchFile file = withContext("while reading bench.json of " + opId, [&] {
     return package::loadBenchFile((pkg.webgpuDir() / "bench.json").string());
   });
   if (!sel.variant.empty()) {
@@ -233,7 +233,7 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
   const std::string opId = pkg.manifest().id();
   const PackageSource& src = kernel.source();
   run.packages.push_back({opId, src.repo, src.revision, src.origin});
-  package::BenchFile file = withContext("reading bench.json of " + opId, [&] {
+  package::BenchFile file = withContext("while reading bench.json of " + opId, [&] {
     return package::loadBenchFile((pkg.webgpuDir() / "bench.json").string());
   });
   const CaseTiming timing = caseTiming(sel, file);
@@ -279,7 +279,7 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
       BenchMeasurement m = base;
       m.variant = v;
       try {
-        withContext("benchmarking case '" + c->name + "' of " + opId,
+        withContext("while benchmarking case '" + c->name + "' of " + opId,
                     [&] { measureVariant(rt, kernel, *c, buf, v, timing, sel, hooks, m); });
       } catch (const Error& e) {
         // A case larger than the device binds is skipped with the limit as the reason.

@@ -207,7 +207,7 @@ CardNotes loadCardNotes(const package::Package& pkg) {
   const auto file = pkg.rootDir() / "card.json";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) return notes;
-  return withContext("reading " + file.string(), [&] {
+  return withContext("while reading " + file.string(), [&] {
     package::Json j = package::readJsonFile(file.string());
     package::ObjectReader r(j, "");
     notes.present = true;
@@ -233,7 +233,7 @@ CardNotes loadCardNotes(const package::Package& pkg) {
 
 std::string generateCard(const package::Package& pkg) {
   const Manifest& m = pkg.manifest();
-  return withContext("generating the kernel card of " + m.id(), [&] {
+  return withContext("while generating the kernel card of " + m.id(), [&] {
     const CardNotes notes = loadCardNotes(pkg);
     const package::TestFile tests = pkg.hasFile("test.json")
                                         ? package::loadTestFile((pkg.webgpuDir() / "test.json").string())

@@ -13,7 +13,7 @@ namespace {
 nlohmann::json readJson(const std::string& path, const std::string& what) {
   std::ifstream in(path);
   if (!in) throw Error(ErrorCode::Io, "cannot open " + what + " '" + path + "'");
-  return withContext("reading " + what, [&] { return readJsonFile(path); });
+  return withContext("while reading " + what, [&] { return readJsonFile(path); });
 }
 
 double num(const nlohmann::json& j, const char* key) {

@@ -66,7 +66,7 @@ std::string CopyRoofline::copyWgsl(uint32_t perThread, uint32_t workgroupSize) {
 
 void CopyRoofline::spinUp(double ms) {
   if (ms <= 0) return;
-  withContext("spinning the GPU up", [&] {
+  withContext("while spinning the GPU up", [&] {
     std::lock_guard lock(runtime_.gpuMutex());
     gpu::Device& dev = runtime_.device();
     constexpr uint64_t kHalf = 32ull << 20;  // 64 MiB moved per copy
@@ -125,7 +125,7 @@ const CopyMeasurement& CopyRoofline::measure(uint64_t bytes, int warmup, int rep
   if (repeat < 1)
     throw Error(ErrorCode::InvalidArgument, "the copy roofline needs at least one timed repeat");
   return withContext(
-      "measuring the copy roofline on " + std::to_string(bytes) + " bytes", [&]() -> const CopyMeasurement& {
+      "while measuring the copy roofline on " + std::to_string(bytes) + " bytes", [&]() -> const CopyMeasurement& {
         std::lock_guard lock(runtime_.gpuMutex());
         gpu::Device& dev = runtime_.device();
         const DeviceProfile& prof = dev.profile();

@@ -152,7 +152,7 @@ TestSummary runTests(Kernel& kernel, const TestSelection& sel,
                      const std::function<void(const TestOutcome&)>& onOutcome) {
   const auto& pkg = kernel.impl().planner().package();
   const std::string opId = pkg.manifest().id();
-  package::TestFile file = withContext("reading test.json of " + opId, [&] {
+  package::TestFile file = withContext("while reading test.json of " + opId, [&] {
     return package::loadTestFile((pkg.webgpuDir() / "test.json").string());
   });
   if (!sel.caseName.empty() && !file.findCase(sel.caseName))

@@ -23,7 +23,7 @@ static json parseJson(const std::string& bytes, const std::string& what) {
 }
 
 ManifestFacts readManifestFacts(const std::string& manifestBytes, std::optional<std::string> spec) {
-  const package::Manifest m = withContext("reading manifest.json", [&] {
+  const package::Manifest m = withContext("while reading manifest.json", [&] {
     return package::parseManifest(package::parseJsonText(manifestBytes, "manifest.json"), spec);
   });
   ManifestFacts f{m.domain, m.name, std::nullopt, {}};

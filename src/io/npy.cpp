@@ -286,11 +286,11 @@ std::vector<std::byte> encodeNpy(const HostTensor& tensor) {
 }
 
 HostTensor readNpy(const std::string& path) {
-  return withContext("reading " + path, [&] { return parseNpy(readFileBytes(path)); });
+  return withContext("while reading " + path, [&] { return parseNpy(readFileBytes(path)); });
 }
 
 void writeNpy(const std::string& path, const HostTensor& tensor) {
-  withContext("writing " + path, [&] { writeFileAtomic(path, encodeNpy(tensor)); });
+  withContext("while writing " + path, [&] { writeFileAtomic(path, encodeNpy(tensor)); });
 }
 
 }  // namespace wgk

@@ -76,7 +76,7 @@ HostTensor fromSafetensors(const std::string& path, std::string tensor, const st
                            const std::string& fallbackName, std::optional<DType> float64As) {
   std::vector<std::string> f64;
   const std::vector<std::byte> bytes = relabelF64(readFileBytes(path), f64);
-  SafetensorsFile file = withContext("reading " + path, [&] { return parseSafetensors(bytes); });
+  SafetensorsFile file = withContext("while reading " + path, [&] { return parseSafetensors(bytes); });
   if (tensor.empty()) {
     if (file.tensors.count(fallbackName))
       tensor = fallbackName;
@@ -130,7 +130,7 @@ HostTensor readTensorFile(const std::string& spec, const std::string& fallbackNa
     return fromSafetensors(path, tensor, spec, fallbackName, float64As);
   }
   const std::vector<std::byte> bytes = readFileBytes(spec);
-  return withContext("reading " + spec, [&] {
+  return withContext("while reading " + spec, [&] {
     if (auto f = parseNpyFloat64(bytes, float64As.value_or(DType::Float32))) {
       if (!float64As) needsCast(spec);
       return std::move(*f);

@@ -117,7 +117,7 @@ Manifest parseManifest(const Json& j, std::optional<std::string> spec) {
 }
 
 Manifest loadManifest(const std::string& file, std::optional<std::string> spec) {
-  return withContext("reading " + file, [&] { return parseManifest(readJsonFile(file), spec); });
+  return withContext("while reading " + file, [&] { return parseManifest(readJsonFile(file), spec); });
 }
 
 }  // namespace wgk::package

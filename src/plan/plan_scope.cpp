@@ -463,7 +463,7 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
     for (const PortSpec* p : m.outputs()) {
       PlannedOutput out;
       out.name = p->name;
-      withContext("deriving output '" + p->name + "'", [&] {
+      withContext("while deriving output '" + p->name + "'", [&] {
         out.dtype = outputDType(m, *p, rs, attrs, inputDtypes);
         if (p->fixedDtype && *p->fixedDtype != out.dtype)
           contract("output '" + p->name + "' derives dtype " + std::string(dtypeName(out.dtype)) + " but args." +
@@ -486,13 +486,8 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
           }
         } catch (Error& e) {
           // The inputs do not give this output a shape: a contract violation, not a manifest bug.
-          // Rebuilt from the message and context, not what(): what() already holds the "while ..."
-          // lines, which the outer layers would then add a second time.
-          if (e.code() == ErrorCode::Expression) {
-            Error c(ErrorCode::Contract, e.message());
-            for (const auto& ctx : e.context()) c.with(ctx);
-            throw c;
-          }
+          // Recoded, not rebuilt from what(): the context chain stays a chain.
+          if (e.code() == ErrorCode::Expression) throw e.recoded(ErrorCode::Contract, e.message());
           throw;
         }
       });

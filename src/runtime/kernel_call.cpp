@@ -410,7 +410,7 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
     }
   } catch (Error& e) {
     commands.reset();
-    throw e.with("running " + source_.opId + " variant " + pp.plan.variant);
+    throw e.with("while running " + source_.opId + " variant " + pp.plan.variant);
   }
   commands.reset();  // drop the bind group references until the next call
 

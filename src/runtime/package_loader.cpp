@@ -57,7 +57,7 @@ void verifyFolderPackage(const package::Package& p, const hub::HubOptions& hub) 
   if (!hub.verifyFolders || noVerifyFromEnv()) return;
   std::error_code ec;
   if (!fs::is_regular_file(p.webgpuDir() / "metadata.json", ec)) return;
-  withContext("verifying package folder " + p.rootDir().string() +
+  withContext("while verifying package folder " + p.rootDir().string() +
                   " (after editing it: `wgk digest --write`, or load with --no-verify / WGK_NO_VERIFY=1)",
               [&] { hub::verifyWebgpuFolder(p.webgpuDir(), false); });
 }
@@ -77,10 +77,10 @@ LoadedPackage loadPackage(const std::string& repoOrPath, const LoadOptions& load
     out.source.origin = "path";
     out.source.folder = out.package->rootDir().string();
   } else {
-    hub::ResolvedPackage r = withContext("resolving package " + repoOrPath, [&] {
+    hub::ResolvedPackage r = withContext("while resolving package " + repoOrPath, [&] {
       return hub::resolvePackage(repoOrPath, hub::PackageRequest::make(load.version, load.revision), hub);
     });
-    out.package = withContext("opening package " + r.repo.str(), [&] { return package::Package::open(r.folder.string()); });
+    out.package = withContext("while opening package " + r.repo.str(), [&] { return package::Package::open(r.folder.string()); });
     out.source.repo = r.repo.str();
     out.source.requested = r.requested.gitRev();
     out.source.revision = r.displayRevision();

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "core/foreign_errors.h"
 #include "runtime/package_loader.h"
 #include "runtime/runtime_impl.h"
 #include "runtime/tensor_storage.h"
@@ -74,7 +75,7 @@ void RuntimeImpl::recoverIfLost() {
 void RuntimeImpl::recoverLocked() {
   if (!device_.isLost() || !ownsDevice_) return;
   gpu::Device fresh =
-      withContext("replacing the lost WebGPU device", [&] { return gpu::Device::create(options_.device); });
+      withContext("while replacing the lost WebGPU device", [&] { return gpu::Device::create(options_.device); });
   fresh.setWaitDeadline(device_.waitDeadlineMs());
   // The old pool's buffers belong to the lost device: tensors still holding them see their pool
   // gone (weak_ptr) and just drop them.
@@ -199,20 +200,23 @@ std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
   if (const char* env = std::getenv("WGK_OFFLINE");
       env && (!std::strcmp(env, "1") || !std::strcmp(env, "true")))
     o.offline = true;
-  gpu::Device device = gpu::Device::create(o.device);
-  return std::shared_ptr<Runtime>(
-      new Runtime(std::make_unique<RuntimeImpl>(std::move(device), std::move(o))));
+  return asWgkErrors([&] {
+    gpu::Device device = gpu::Device::create(o.device);
+    return std::shared_ptr<Runtime>(new Runtime(std::make_unique<RuntimeImpl>(std::move(device), std::move(o))));
+  });
 }
 
 std::shared_ptr<Runtime> Runtime::createForDevice(WGPUDevice device, const RuntimeOptions& options) {
   if (!device) throw Error(ErrorCode::InvalidArgument, "createForDevice: the WGPUDevice is null");
-  auto impl = std::make_unique<RuntimeImpl>(gpu::Device::wrap(device), options);
-  impl->setDeviceOwned(false);
-  return std::shared_ptr<Runtime>(new Runtime(std::move(impl)));
+  return asWgkErrors([&] {
+    auto impl = std::make_unique<RuntimeImpl>(gpu::Device::wrap(device), options);
+    impl->setDeviceOwned(false);
+    return std::shared_ptr<Runtime>(new Runtime(std::move(impl)));
+  });
 }
 
 Kernel Runtime::load(const std::string& repoOrPath, const LoadOptions& options) {
-  return impl_->load(repoOrPath, options);
+  return asWgkErrors([&] { return impl_->load(repoOrPath, options); });
 }
 DeviceTensor Runtime::allocate(DType dtype, const Shape& shape) {
   return impl_->allocate(dtype, shape);

@@ -76,7 +76,7 @@ TuningTable TuningTable::load(const std::string& path) {
   std::ifstream probe(path);
   if (!probe) throw Error(ErrorCode::Io, "cannot open tuning file '" + path + "'");
   const nlohmann::json j =
-      withContext("reading tuning file '" + path + "'", [&] { return readJsonFile(path); });
+      withContext("while reading tuning file '" + path + "'", [&] { return readJsonFile(path); });
   auto bad = [&](const std::string& what) {
     return Error(ErrorCode::Manifest, "tuning file '" + path + "': " + what);
   };
