@@ -40,7 +40,7 @@
 #include "wgk/device.h"
 #include "wgk/tensor.h"
 
-typedef struct WGPUDeviceImpl* WGPUDevice;  // same declaration as webgpu.h
+#include "wgk/webgpu_handles.h"
 
 namespace wgk {
 

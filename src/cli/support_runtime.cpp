@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/shape_text.h"
 #include "package/package.h"
 #include "runtime/attributes.h"
 #include "wgk/error.h"
@@ -63,12 +64,6 @@ std::map<std::string, Attribute> parseAttributes(const std::vector<std::string>&
       throw Error(ErrorCode::InvalidArgument, "attribute '" + name + "' is given twice");
   }
   return out;
-}
-
-std::string shapeText(const Shape& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
 }
 
 }  // namespace wgk::cli

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/shape_text.h"
 #include "reference/registry.h"
 #include "runtime/attributes.h"
 #include "runtime/runtime_impl.h"
@@ -23,9 +24,7 @@ std::map<std::string, double> numericAttrs(const package::TestCase& c) {
 std::string describeInputs(const std::map<std::string, HostTensor>& inputs) {
   if (inputs.empty()) return "";
   const auto& [name, t] = *inputs.begin();
-  std::string s = name + ":" + std::string(dtypeName(t.dtype())) + "[";
-  for (size_t i = 0; i < t.shape().size(); ++i) s += (i ? "x" : "") + std::to_string(t.shape()[i]);
-  return s + "]";
+  return name + ":" + std::string(dtypeName(t.dtype())) + "[" + joinDims(t.shape(), "x") + "]";
 }
 }  // namespace
 

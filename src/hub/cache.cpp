@@ -87,13 +87,22 @@ bool Cache::has(const RepoId& repo, const std::string& commit) const {
   return fs::is_regular_file(webgpuDir(packageDir(repo, commit)) / "metadata.json", ec);
 }
 
+// refs-checked.json: a damaged file is read as no answer (it is rewritten on the next one).
+static json readStateFile(const fs::path& file) {
+  try {
+    return parseJsonOrDiscarded(readFileBytes(file), file.string());
+  } catch (const Error&) {
+    return json();
+  }
+}
+
 static json readRefs(const fs::path& file) {
   std::error_code ec;
   if (!fs::exists(file, ec)) return json::object();
   try {
     json j = parseJson(readFileBytes(file), file.string());
     if (j.is_object()) return j;
-  } catch (const std::exception&) {
+  } catch (const Error&) {
   }
   throw Error(ErrorCode::Io, "cache refs file " + file.string() + " is corrupt; run `wgk cache clean`");
 }
@@ -117,7 +126,7 @@ std::optional<RefCheck> Cache::readRefCheck(const RepoId& repo, const std::strin
   std::error_code ec;
   if (!fs::exists(file, ec)) return std::nullopt;
   // A damaged state file only costs a request: it is rewritten on the next answer.
-  json j = json::parse(readFileBytes(file), nullptr, false);
+  json j = readStateFile(file);
   if (!j.is_object() || !j.contains(branch) || !j[branch].is_object()) return std::nullopt;
   const json& e = j[branch];
   if (!e.contains("at") || !e["at"].is_number_integer()) return std::nullopt;
@@ -128,7 +137,7 @@ void Cache::writeRefCheck(const RepoId& repo, const std::string& branch, const R
   FileLock lock(repoDir(repo) / ".lock");
   fs::path file = repoDir(repo) / "refs-checked.json";
   std::error_code ec;
-  json j = fs::exists(file, ec) ? json::parse(readFileBytes(file), nullptr, false) : json::object();
+  json j = fs::exists(file, ec) ? readStateFile(file) : json::object();
   if (!j.is_object()) j = json::object();
   json e = {{"at", check.at}, {"reachable", check.reachable}};
   if (!check.detail.empty()) e["detail"] = check.detail;

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/json_read.h"
+
 #include "core/half.h"
 #include "io/file.h"
 #include "io/npy.h"
@@ -53,9 +55,13 @@ std::vector<std::byte> relabelF64(std::span<const std::byte> bytes, std::vector<
   uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(bytes[i]) << (8 * i);
   if (n > kSafetensorsMaxHeaderBytes || n > bytes.size() - 8) return {bytes.begin(), bytes.end()};
-  nlohmann::json header =
-      nlohmann::json::parse(reinterpret_cast<const char*>(bytes.data()) + 8,
-                            reinterpret_cast<const char*>(bytes.data()) + 8 + n, nullptr, false);
+  // Not JSON, too deep or with duplicate keys: left for the reader, which refuses it in its words.
+  nlohmann::json header;
+  try {
+    header = parseJsonOrDiscarded(std::string_view(reinterpret_cast<const char*>(bytes.data()) + 8, n), "header");
+  } catch (const Error&) {
+    return {bytes.begin(), bytes.end()};
+  }
   if (!header.is_object()) return {bytes.begin(), bytes.end()};
   for (auto it = header.begin(); it != header.end(); ++it)
     if (it->is_object() && it->value("dtype", "") == "F64") {

@@ -45,7 +45,7 @@ std::shared_ptr<Package> Package::open(const std::string& folder) {
     std::optional<std::string> spec;
     if (fs::is_regular_file(p->dir_ / "metadata.json")) {
       const std::string file = (p->dir_ / "metadata.json").string();
-      spec = withContext("while reading " + file, [&] { return manifestSpecOf(readJsonFile(file)); });
+      spec = loadOrderedJsonFile(file, manifestSpecOf);
     }
     p->manifest_ = loadManifest((p->dir_ / "manifest.json").string(), spec);
     return p;

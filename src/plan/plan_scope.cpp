@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/shape_text.h"
 #include "expr/expression.h"
 #include "plan/plan_internal.h"
 #include "wgk/error.h"
@@ -48,12 +49,6 @@ std::string shortRepr(const expr::Value& v) {
   std::string r = v.repr();
   if (r.size() > 80) r = r.substr(0, 77) + "...";
   return r;
-}
-
-std::string shapeText(const Shape& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
 }
 
 DType resolveDType(const std::string& name, const RequestScope& rs, const std::string& what) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/shape_text.h"
 #include "wgk/error.h"
 
 namespace wgk {
@@ -19,9 +20,7 @@ std::string callList(const std::vector<std::string>& names) {
 }
 
 std::string describe(DType dtype, const Shape& shape) {
-  std::string out = std::string(dtypeName(dtype)) + " [";
-  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
+  return std::string(dtypeName(dtype)) + " " + shapeText(shape);
 }
 
 bool overlaps(WGPUBuffer b, uint64_t offset, uint64_t size, const Bound& r) {
