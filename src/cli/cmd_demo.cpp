@@ -14,7 +14,7 @@
 #include "core/device_profile.h"
 #include "harness/card.h"
 #include "harness/test_runner.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace {
@@ -126,7 +126,7 @@ wgk::harness::TestOutcome runSample(wgk::Runtime& rt, const wgk::cli::HubCliOpti
   failed.status = "error";
   try {
     wgk::Kernel kernel = rt.load("webgpu-kernels/" + s.op, wgk::cli::loadOptionsFor(hub));
-    const auto& pkg = kernel.impl().planner().package();
+    const auto& pkg = wgk::introspect::package(kernel);
     const package::TestFile tests = package::loadTestFile((pkg.webgpuDir() / "test.json").string());
     std::map<std::string, DType> inputDtypes;
     for (const auto& [name, t] : s.c.inputs) inputDtypes[name] = t.dtype;

@@ -13,7 +13,7 @@
 
 #include "harness/bench_case.h"
 #include "harness/test_runner.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -104,7 +104,7 @@ bool isDeviceLimit(const Error& e) {
 }
 
 std::vector<std::string> checkSelection(Kernel& kernel, const BenchSelection& sel) {
-  const auto& pkg = kernel.impl().planner().package();
+  const auto& pkg = wgk::introspect::package(kernel);
   const std::string opId = pkg.manifest().id();
   package::BenchFile file = withContext("while reading bench.json of " + opId, [&] {
     return package::loadBenchFile((pkg.webgpuDir() / "bench.json").string());
@@ -121,7 +121,7 @@ std::vector<std::string> checkSelection(Kernel& kernel, const BenchSelection& se
 
 std::vector<std::string> variantIds(Kernel& kernel) {
   std::vector<std::string> ids;
-  for (const auto& v : kernel.impl().planner().package().manifest().variants) ids.push_back(v.id);
+  for (const auto& v : wgk::introspect::package(kernel).manifest().variants) ids.push_back(v.id);
   return ids;
 }
 
@@ -176,7 +176,7 @@ void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, co
     // compile + the first run, waited for. (Dawn may still share a pipeline that a live runtime
     // compiled from identical WGSL; measuring cold before the warm runs keeps that rare.)
     // The runtime object itself is not part of a kernel's cold start: create it before the clock.
-    auto fresh = Runtime::createForDevice(rt.impl().device().handle(), rt.impl().options());
+    auto fresh = Runtime::createForDevice(wgk::introspect::device(rt).handle(), wgk::introspect::options(rt));
     auto t0 = Clock::now();
     Kernel k = hooks.reload(*fresh);
     k.call(refs, o);
@@ -229,7 +229,7 @@ void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, co
 
 void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofline& roofline, BenchRun& run,
               const BenchHooks& hooks) {
-  const auto& pkg = kernel.impl().planner().package();
+  const auto& pkg = wgk::introspect::package(kernel);
   const std::string opId = pkg.manifest().id();
   const PackageSource& src = kernel.source();
   run.packages.push_back({opId, src.repo, src.revision, src.origin});

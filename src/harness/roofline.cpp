@@ -5,7 +5,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -67,8 +67,8 @@ std::string CopyRoofline::copyWgsl(uint32_t perThread, uint32_t workgroupSize) {
 void CopyRoofline::spinUp(double ms) {
   if (ms <= 0) return;
   withContext("while spinning the GPU up", [&] {
-    std::lock_guard lock(runtime_.gpuMutex());
-    gpu::Device& dev = runtime_.device();
+    std::lock_guard lock(introspect::gpuMutex(runtime_));
+    gpu::Device& dev = introspect::device(runtime_);
     constexpr uint64_t kHalf = 32ull << 20;  // 64 MiB moved per copy
     if (!spinSrc_) {
       spinSrc_ =
@@ -126,8 +126,8 @@ const CopyMeasurement& CopyRoofline::measure(uint64_t bytes, int warmup, int rep
     throw Error(ErrorCode::InvalidArgument, "the copy roofline needs at least one timed repeat");
   return withContext(
       "while measuring the copy roofline on " + std::to_string(bytes) + " bytes", [&]() -> const CopyMeasurement& {
-        std::lock_guard lock(runtime_.gpuMutex());
-        gpu::Device& dev = runtime_.device();
+        std::lock_guard lock(introspect::gpuMutex(runtime_));
+        gpu::Device& dev = introspect::device(runtime_);
         const DeviceProfile& prof = dev.profile();
         if (!prof.hasFeature("timestamp-query"))
           throw Error(ErrorCode::Unsupported,

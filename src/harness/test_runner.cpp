@@ -5,7 +5,7 @@
 #include "core/shape_text.h"
 #include "reference/registry.h"
 #include "runtime/attributes.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -79,7 +79,7 @@ std::vector<std::string> selectVariants(Kernel& kernel, const plan::PlanRequest&
   if (!allVariants && variant.empty()) return {""};
   plan::Plan p;
   try {
-    p = kernel.impl().plan(request, /*renderShaders=*/false);
+    p = wgk::introspect::plan(kernel, request, /*renderShaders=*/false);
   } catch (const Error& e) {
     if (e.code() != ErrorCode::NoVariant) throw;
     *skipReason = "no variant is eligible";
@@ -149,7 +149,7 @@ TestOutcome runTestCase(Kernel& kernel, const package::TestCase& c, const Prepar
 
 TestSummary runTests(Kernel& kernel, const TestSelection& sel,
                      const std::function<void(const TestOutcome&)>& onOutcome) {
-  const auto& pkg = kernel.impl().planner().package();
+  const auto& pkg = wgk::introspect::package(kernel);
   const std::string opId = pkg.manifest().id();
   package::TestFile file = withContext("while reading test.json of " + opId, [&] {
     return package::loadTestFile((pkg.webgpuDir() / "test.json").string());

@@ -80,7 +80,7 @@ std::map<std::string, DeviceTensor> BatchImpl::call(const Kernel& kernel,
                                                     const std::map<std::string, TensorRef>& inputs,
                                                     const CallOptions& options) {
   if (!kernel) throw Error(ErrorCode::InvalidArgument, "calling an empty wgk::Kernel in a batch");
-  KernelImpl& k = kernel.impl();
+  KernelImpl& k = *kernel.impl_;
   const size_t index = calls_.size();
   try {
     checkOptions(k, options);
