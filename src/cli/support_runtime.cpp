@@ -11,18 +11,8 @@
 namespace wgk::cli {
 
 std::shared_ptr<Runtime> openRuntime(const HubCliOptions& hub, const std::string& tuningFile) {
-  hub::HubOptions h = hub.toHubOptions();
-  RuntimeOptions o;
-  o.packagesDir = h.embeddedRoot;
-  o.cacheDir = h.cacheDir;
-  o.endpoint = h.endpoint;
-  o.lockFile = h.lockFile;
-  o.offline = h.offline;
-  o.trustRemoteCode = h.trustRemoteCode;
-  o.verifyDigests = h.verifyFolders;
-  if (h.refsTtlSec) o.refsTtlSec = *h.refsTtlSec;
+  RuntimeOptions o = hub.runtime;  // the flags; the runtime applies the environment to the rest
   o.tuningFile = tuningFile;
-  o.gpuTimeoutMs = hub.gpuTimeoutMs;
   return Runtime::create(o);
 }
 

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/environment.h"
 #include "core/json_read.h"
 #include "hub/fs_util.h"
 #include "wgk/error.h"
@@ -65,13 +66,11 @@ PackageMetadata verifyWebgpuFolder(const fs::path& dir, bool withTests) {
 Cache::Cache(fs::path root) : root_(std::move(root)) {}
 
 fs::path Cache::defaultRoot() {
-  std::string env = envOr("WGK_CACHE");
-  if (!env.empty()) return env;
-  std::string xdg = envOr("XDG_CACHE_HOME");
-  if (!xdg.empty()) return fs::path(xdg) / "wgk";
-  std::string home = envOr("HOME");
-  if (home.empty()) throw Error(ErrorCode::Setup, "no cache folder: set WGK_CACHE or HOME");
-  return fs::path(home) / ".cache" / "wgk";
+  const Environment env = readEnvironment();
+  if (!env.cache.empty()) return env.cache;
+  if (!env.xdgCacheHome.empty()) return fs::path(env.xdgCacheHome) / "wgk";
+  if (env.home.empty()) throw Error(ErrorCode::Setup, "no cache folder: set WGK_CACHE or HOME");
+  return fs::path(env.home) / ".cache" / "wgk";
 }
 
 fs::path Cache::repoDir(const RepoId& repo) const {

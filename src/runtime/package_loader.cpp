@@ -21,7 +21,6 @@ bool looksLikePath(const std::string& text) {
 
 std::string embeddedPackagesRoot(const std::string& configured) {
   if (!configured.empty()) return configured;
-  if (const char* env = std::getenv("WGK_PACKAGES"); env && *env) return env;
   // An installed wgk uses its own prefix's packages, even when the tree it was built from exists.
   std::error_code ec;
   if (auto installed = install::packagesDir(); installed && fs::is_directory(*installed, ec))
@@ -43,18 +42,11 @@ hub::HubOptions hubOptionsFor(const RuntimeOptions& options) {
 }
 
 namespace {
-bool noVerifyFromEnv() {
-  const char* env = std::getenv("WGK_NO_VERIFY");
-  if (!env) return false;
-  const std::string v = env;
-  return v == "1" || v == "true" || v == "yes";
-}
-
 // A folder named by path gets the digest check every resolved package gets: a template edited
 // after `wgk digest --write` is refused (Error(Integrity)) unless the caller opted out. A folder
 // without metadata.json has no digests to hold it to and loads as it is.
 void verifyFolderPackage(const package::Package& p, const hub::HubOptions& hub) {
-  if (!hub.verifyFolders || noVerifyFromEnv()) return;
+  if (!hub.verifyFolders) return;  // RuntimeOptions::verifyDigests, --no-verify or WGK_NO_VERIFY
   std::error_code ec;
   if (!fs::is_regular_file(p.webgpuDir() / "metadata.json", ec)) return;
   withContext("while verifying package folder " + p.rootDir().string() +
