@@ -172,20 +172,20 @@ Value valueFromJson(const J& j) {
     case nlohmann::detail::value_t::null:
       return Value();
     case nlohmann::detail::value_t::boolean:
-      return Value(j.get<bool>());
+      return Value(j.template get<bool>());
     case nlohmann::detail::value_t::number_integer:
-      return Value(j.get<int64_t>());
+      return Value(j.template get<int64_t>());
     case nlohmann::detail::value_t::number_unsigned: {
-      uint64_t u = j.get<uint64_t>();
+      uint64_t u = j.template get<uint64_t>();
       if (u > static_cast<uint64_t>(INT64_MAX))
         throw Error(ErrorCode::Expression,
                     fmt::format("integer {} does not fit in 64 signed bits", u));
       return Value(static_cast<int64_t>(u));
     }
     case nlohmann::detail::value_t::number_float:
-      return Value(j.get<double>());
+      return Value(j.template get<double>());
     case nlohmann::detail::value_t::string:
-      return Value(j.get<std::string>());
+      return Value(j.template get<std::string>());
     case nlohmann::detail::value_t::array: {
       List l;
       l.reserve(j.size());

@@ -80,7 +80,8 @@ constexpr FeatureNameRow kDawnFeatureNames[] = {
 }  // namespace
 
 std::string featureName(WGPUFeatureName f) {
-  for (std::span<const FeatureNameRow> table : {std::span(kSpecFeatureNames), std::span(kDawnFeatureNames)})
+  const std::span<const FeatureNameRow> tables[] = {kSpecFeatureNames, kDawnFeatureNames};
+  for (const auto& table : tables)
     for (const FeatureNameRow& row : table)
       if (row.feature == f) return row.name;
   return {};

@@ -194,7 +194,7 @@ std::string tolerancesSection(const Manifest& m, const package::TestFile& tests,
 // The repo id the package is published under: metadata.json's id, else <parent folder>/<op id>.
 std::string repoIdOf(const package::Package& pkg) {
   if (pkg.hasFile("metadata.json")) {
-    auto j = parseOrderedJson(pkg.readFile("metadata.json"), "metadata.json");
+    auto j = wgk::parseOrderedJson(pkg.readFile("metadata.json"), "metadata.json");
     if (j.is_object() && j.contains("id") && j["id"].is_string()) return j["id"].get<std::string>();
   }
   return pkg.rootDir().parent_path().filename().string() + "/" + pkg.manifest().id();

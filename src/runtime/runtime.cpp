@@ -1,8 +1,4 @@
 // wgk::Runtime: owns (or wraps) the device, the caches and the loaded kernels.
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-
 #include "core/foreign_errors.h"
 #include "runtime/options.h"
 #include "runtime/package_loader.h"
