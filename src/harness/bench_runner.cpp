@@ -13,6 +13,7 @@
 
 #include "harness/bench_case.h"
 #include "harness/test_runner.h"
+#include "gpu/device.h"
 #include "runtime/introspect.h"
 #include "wgk/error.h"
 

@@ -112,7 +112,7 @@ ChainTable parseChainEvidence(const nlohmann::json& doc, const std::string& sour
   if (!isChainEvidence(doc) || !doc.contains("chains") || !doc["chains"].is_array())
     throw Error(ErrorCode::Parse,
                 "'" + source + "' is not a wgk chain evidence file (format \"wgk-chain/1\" with \"chains\")");
-  ChainTable t{source, deviceName(doc.value("device", nlohmann::json::object())), {}};
+  ChainTable t{source, productName(doc.value("device", nlohmann::json::object())), {}};
   if (auto d = str(doc, "date"); !d.empty()) t.device += ", " + d.substr(0, 10);
   for (const auto& c : doc["chains"]) {
     if (!c.is_object() || !c.contains("name"))

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "gpu/device.h"
 #include "runtime/introspect.h"
 #include "wgk/error.h"
 

@@ -7,6 +7,7 @@
 #include "harness/bench_runner.h"
 #include "harness/report_model.h"
 #include "harness/tune.h"
+#include "gpu/device.h"
 #include "runtime/introspect.h"
 #include "wgk/error.h"
 

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "gpu/device.h"
 #include "runtime/introspect.h"
 #include "support/expect_error.h"
 #include "wgk/wgk.h"

@@ -8,6 +8,7 @@
 
 #include "core/half.h"
 #include "plan/plan.h"
+#include "gpu/device.h"
 #include "runtime/introspect.h"
 #include "runtime/tensor_storage.h"
 #include "runtime_test_util.h"

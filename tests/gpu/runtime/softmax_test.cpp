@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "plan/plan.h"
+#include "gpu/device.h"
 #include "runtime/introspect.h"
 #include "runtime_test_util.h"
 

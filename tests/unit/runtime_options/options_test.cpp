@@ -16,7 +16,7 @@ using test_support::expectError;
 // Sets variables for one test and restores them after.
 class ScopedEnv {
  public:
-  explicit ScopedEnv(const std::map<std::string, std::string>& vars) {
+  explicit ScopedEnv(std::initializer_list<std::pair<const std::string, std::string>> vars) {
     for (const auto& [k, v] : vars) {
       const char* old = std::getenv(k.c_str());
       saved_[k] = old ? std::optional<std::string>(old) : std::nullopt;
