@@ -23,6 +23,11 @@ namespace wgk::package {
 class Package;
 }
 
+namespace wgk {
+// Bytes a tensor of this dtype and shape occupies on the device (elements x element size).
+uint64_t tensorBytes(DType dtype, const Shape& shape);
+}  // namespace wgk
+
 namespace wgk::introspect {
 
 // ---- a kernel ----
