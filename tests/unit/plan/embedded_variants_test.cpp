@@ -174,7 +174,7 @@ TEST(EmbeddedVariants, RmsStash10PicksTheParallelWordsVariant) {
   EXPECT_TRUE(has(w, "@workgroup_size(256)")) << w;
   EXPECT_TRUE(has(w, "var cache : array<vec4<u32>, 1>;")) << w;
   EXPECT_TRUE(has(w, "var<workgroup> part : array<f16, 256>;")) << w;
-  EXPECT_TRUE(has(w, "return vec4<f16>(roundToF16Quantum(v * v));")) << w;
+  EXPECT_TRUE(has(w, "return vec4<f16>(roundF16(v * v));")) << w;
   EXPECT_TRUE(has(w, "let y = vec4<f16>(v / d) * sh;")) << w;
   // Unprobed: every f16 operation emulated in f32, as stash_f16_serial does (same bits).
   const std::string u = planEmbeddedUnprobed("ai.onnx.RMSNormalization", r).passes[0].wgsl;
