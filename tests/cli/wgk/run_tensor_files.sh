@@ -47,7 +47,7 @@ set -e
 set +e
 msg=$("$wgk" run $gelu --input X="$out/x64.npy" --cast float32 --output-dir "$out/x64.npy/sub" 2>&1); rc=$?
 set -e
-[[ $rc == 5 ]] && grep -q "cannot create the output folder" <<<"$msg" || fail "uncreatable folder: rc $rc: $msg"
+[[ $rc == 5 ]] && grep -q "cannot create output folder" <<<"$msg" || fail "uncreatable folder: rc $rc: $msg"
 python3 - "$here/npy.py" "$out" <<'PY'
 import json, math, struct, subprocess, sys
 npy, out = sys.argv[1], sys.argv[2]
