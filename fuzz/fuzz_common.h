@@ -52,7 +52,7 @@ inline bool parseJsonInput(std::string_view t, nlohmann::json& out) {
     }
   }
   if (maxDepth > 64) return false;
-  out = wgk::package::parseJsonText(std::string(t), "fuzz input");
+  out = wgk::parseOrderedJson(std::string(t), "fuzz input");
 #endif
   return true;
 }

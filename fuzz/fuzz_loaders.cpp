@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view body = fuzz::text(data + 1, size - 1);
   fuzz::expectOnlyWgkErrors([&] {
     if (which == 3) {  // raw manifest bytes, as the hub reads them for facts
-      (void)hub::readManifestFacts(std::string(body));
+      (void)hub::manifestFacts(package::readManifest(std::string(body), "manifest.json"));
       return;
     }
     nlohmann::json j;

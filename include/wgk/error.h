@@ -3,12 +3,15 @@
 // Every failure wgk reports is a wgk::Error (an exception): a code saying what kind of failure it
 // is, a message saying what was wrong, and a context chain saying where (which package, which
 // variant, which JSON path, which expression), innermost first. Layers add context as the error
-// rises, so the text a user reads names everything needed to find the fault:
+// rises, so the text a user reads names everything needed to find the fault. A context entry is a
+// whole phrase ("in variant vec4", "while reading manifest.json"): the error adds no word of its
+// own, only one indented line per entry.
+//
 //
 //   try {
 //     auto kernel = runtime.load("webgpu-kernels/com.microsoft.FastGelu");
 //   } catch (const wgk::Error& e) {
-//     std::cerr << e.what() << "\n";   // message, then "  while ..." for each context entry
+//     std::cerr << e.what() << "\n";   // message, then one "\n  <context>" line per entry
 //     if (e.code() == wgk::ErrorCode::NotFound) { ... }
 //   }
 #pragma once
@@ -48,6 +51,11 @@ std::string_view errorCodeName(ErrorCode code);
 class Error : public std::exception {
  public:
   Error(ErrorCode code, std::string message);
+  Error(ErrorCode code, std::string message, std::vector<std::string> context);
+
+  // The same context chain with another code and message (a layer that reclassifies an error it
+  // caught keeps where it happened): `throw e.recoded(ErrorCode::Contract, e.message());`.
+  Error recoded(ErrorCode code, std::string message) const;
 
   ErrorCode code() const noexcept { return code_; }
   const std::string& message() const noexcept { return message_; }
@@ -57,7 +65,7 @@ class Error : public std::exception {
   // Appends an outer context entry and returns *this, for `catch (Error& e) { throw e.with(..); }`.
   Error& with(std::string context);
 
-  // The message followed by one "\n  while <context>" line per entry, innermost first.
+  // The message followed by one "\n  <context>" line per entry, innermost first.
   const char* what() const noexcept override { return text_.c_str(); }
 
  private:
@@ -68,7 +76,8 @@ class Error : public std::exception {
   std::string text_;
 };
 
-// Runs fn(); a wgk::Error escaping it gets `context` appended and is rethrown.
+// Runs fn(); a wgk::Error escaping it gets `context` (a whole phrase: "while reading x") appended
+// and is rethrown as it is (`throw;`, never a copy rebuilt from what()).
 template <class Fn>
 decltype(auto) withContext(std::string_view context, Fn&& fn) {
   try {

@@ -40,12 +40,13 @@
 #include "wgk/device.h"
 #include "wgk/tensor.h"
 
-typedef struct WGPUDeviceImpl* WGPUDevice;  // same declaration as webgpu.h
+#include "wgk/webgpu_handles.h"
 
 namespace wgk {
 
 class RuntimeImpl;
 class KernelImpl;
+struct IntrospectAccess;
 class DeviceTensorImpl;
 class Batch;  // wgk/batch.h
 class Graph;
@@ -144,10 +145,11 @@ class Kernel {
   CallResult call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options = {});
   const PackageSource& source() const;
   explicit operator bool() const { return impl_ != nullptr; }
-  KernelImpl& impl() const { return *impl_; }  // for wgk's own tools (private API)
 
  private:
   friend class RuntimeImpl;
+  friend class BatchImpl;
+  friend struct IntrospectAccess;  // wgk's own tools (not part of the public API)
   std::shared_ptr<KernelImpl> impl_;
 };
 
@@ -203,9 +205,8 @@ class Runtime {
   const DeviceProfile& device() const;
   CacheStats cacheStats() const;
 
-  RuntimeImpl& impl() { return *impl_; }
-
  private:
+  friend struct IntrospectAccess;  // wgk's own tools (not part of the public API)
   explicit Runtime(std::unique_ptr<RuntimeImpl> impl);
   std::unique_ptr<RuntimeImpl> impl_;
 };

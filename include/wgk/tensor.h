@@ -17,7 +17,7 @@
 
 #include "wgk/dtype.h"
 
-typedef struct WGPUBufferImpl* WGPUBuffer;  // same declaration as webgpu.h
+#include "wgk/webgpu_handles.h"
 
 namespace wgk {
 

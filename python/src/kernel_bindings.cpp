@@ -8,7 +8,7 @@
 #include "bindings.h"
 #include "errors.h"
 #include "runtime/attributes.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "values.h"
 
 namespace wgk::python {
@@ -87,7 +87,7 @@ Example:
 )";
 
 const package::Manifest& manifestOf(const PyKernel& k) {
-  return k.kernel.impl().planner().package().manifest();
+  return wgk::introspect::package(k.kernel).manifest();
 }
 
 // A call's named values other than tensors.
@@ -266,14 +266,13 @@ py::object planKernel(const PyKernel& k, py::object inputs, py::object attrs, py
   std::string json;
   {
     py::gil_scoped_release unlocked;
-    const KernelImpl& impl = k.kernel.impl();
     plan::Plan p;
     if (profile) {
       plan::PlanOptions o;
       o.renderShaders = wgsl;
-      p = impl.planner().plan(request, *profile, o);
+      p = wgk::introspect::planner(k.kernel).plan(request, *profile, o);
     } else {
-      p = impl.plan(request, wgsl);
+      p = wgk::introspect::plan(k.kernel, request, wgsl);
     }
     json = p.toJson(wgsl).dump();
   }

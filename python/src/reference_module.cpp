@@ -26,7 +26,7 @@ struct OpenedTests {
 OpenedTests openTests(const std::string& folder) {
   auto pkg = package::Package::open(folder);
   const std::string opId = pkg->manifest().id();
-  return {opId, withContext("reading test.json of " + opId, [&] {
+  return {opId, withContext("while reading test.json of " + opId, [&] {
             return package::loadTestFile((pkg->webgpuDir() / "test.json").string());
           })};
 }
@@ -133,9 +133,7 @@ void addErrorFunctions(py::module_& m) {
       [](const std::string& code, const std::string& message, const std::vector<std::string>& context) {
         for (int i = 0; errorCodeName(static_cast<ErrorCode>(i)) != "unknown"; ++i)
           if (errorCodeName(static_cast<ErrorCode>(i)) == code) {
-            Error e(static_cast<ErrorCode>(i), message);
-            for (const auto& c : context) e.with(c);
-            throw e;
+            throw Error(static_cast<ErrorCode>(i), message, context);
           }
         wgk::python::invalidArgument("no error code '" + code + "'");
       },

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "core/foreign_errors.h"
 #include "core/log.h"
 #include "wgk/error.h"
 
@@ -80,7 +81,9 @@ int run(int argc, char** argv) {
                 << "; see wgk --help)\n";
       return 2;
     }
-    app.parse(argc, argv);
+    // A filesystem or JSON exception that escaped a command is reported as the wgk::Error it
+    // stands for (Io, Parse, Manifest), not as an internal error.
+    asWgkErrors([&] { app.parse(argc, argv); });
     rc = exitCode().value;
   } catch (const CLI::ParseError& e) {
     rc = app.exit(e) == 0 ? 0 : 2;

@@ -20,7 +20,7 @@
 #include "core/device_profile.h"
 #include "harness/bench_runner.h"
 #include "harness/report_model.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::cli {
@@ -135,7 +135,7 @@ void addBenchCommand(CLI::App& app) {
       for (const auto& v : harness::variantIds(kernels.back())) w.variantW = std::max(w.variantW, v.size());
     }
     std::FILE* table = s->json ? stderr : stdout;
-    harness::CopyRoofline roofline(rt->impl());
+    harness::CopyRoofline roofline(*rt);
     harness::BenchRun run;
     bool failed = false;
     std::fprintf(table, "device: %s\n", harness::productName(toJson(rt->device())).c_str());

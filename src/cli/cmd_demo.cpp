@@ -7,13 +7,14 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "core/shape_text.h"
 #include "cli/command.h"
 #include "cli/support_runtime.h"
 #include "cli/support_terminal.h"
 #include "core/device_profile.h"
 #include "harness/card.h"
 #include "harness/test_runner.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace {
@@ -45,12 +46,6 @@ package::ExpectedOutput expected(DType dtype, Shape shape) {
   return o;
 }
 
-std::string dims(const Shape& s) {
-  std::string out;
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? "x" : "") + std::to_string(s[i]);
-  return out;
-}
-
 std::vector<Sample> samples() {
   std::vector<Sample> out;
   uint64_t seed = 1;
@@ -59,8 +54,8 @@ std::vector<Sample> samples() {
   for (const auto& [shape, bias] :
        std::vector<std::pair<Shape, bool>>{{{1, 128, 3072}, true}, {{1, 1, 1030}, false}})
     for (DType t : {DType::Float16, DType::Float32}) {
-      Sample s{"com.microsoft.FastGelu", dims(shape) + (bias ? " + bias" : ""), {}};
-      s.c.name = "demo-gelu-" + dims(shape);
+      Sample s{"com.microsoft.FastGelu", wgk::joinDims(shape, "x") + (bias ? " + bias" : ""), {}};
+      s.c.name = "demo-gelu-" + wgk::joinDims(shape, "x");
       s.c.inputs["X"] = randomTensor(t, shape, seed++, -6, 6);
       if (bias) s.c.inputs["bias"] = randomTensor(t, {shape.back()}, seed++, -0.5, 0.5);
       s.c.outputs["Y"] = expected(t, shape);
@@ -70,8 +65,8 @@ std::vector<Sample> samples() {
   // wide model (hidden 16384), epsilon as in Llama-style models.
   for (const Shape& shape : {Shape{1, 64, 2048}, Shape{1, 1, 16384}})
     for (DType t : {DType::Float16, DType::Float32}) {
-      Sample s{"ai.onnx.RMSNormalization", dims(shape), {}};
-      s.c.name = "demo-rms-" + dims(shape);
+      Sample s{"ai.onnx.RMSNormalization", wgk::joinDims(shape, "x"), {}};
+      s.c.name = "demo-rms-" + wgk::joinDims(shape, "x");
       s.c.inputs["x"] = randomTensor(t, shape, seed++, -3, 3);
       s.c.inputs["scale"] = randomTensor(t, {shape.back()}, seed++, 0.5, 1.5);
       s.c.attrs["epsilon"] = wgk::expr::Value(1e-6);
@@ -83,7 +78,7 @@ std::vector<Sample> samples() {
   for (bool bias : {false, true})
     for (DType t : {DType::Float16, DType::Float32}) {
       const Shape shape{1, 128, 3072};
-      Sample s{"ai.onnx.Add", dims(shape) + (bias ? " + 3072" : " + same"), {}};
+      Sample s{"ai.onnx.Add", wgk::joinDims(shape, "x") + (bias ? " + 3072" : " + same"), {}};
       s.c.name = std::string("demo-add-") + (bias ? "bias" : "residual");
       s.c.inputs["a"] = randomTensor(t, shape, seed++, -3, 3);
       s.c.inputs["b"] = randomTensor(t, bias ? Shape{3072} : shape, seed++, -3, 3);
@@ -94,8 +89,8 @@ std::vector<Sample> samples() {
   // and a prefill block of 64 queries in 8 heads, along the last axis.
   for (const Shape& shape : {Shape{1, 32, 1, 1024}, Shape{1, 8, 64, 64}})
     for (DType t : {DType::Float16, DType::Float32}) {
-      Sample s{"ai.onnx.Softmax", dims(shape), {}};
-      s.c.name = "demo-softmax-" + dims(shape);
+      Sample s{"ai.onnx.Softmax", wgk::joinDims(shape, "x"), {}};
+      s.c.name = "demo-softmax-" + wgk::joinDims(shape, "x");
       s.c.inputs["x"] = randomTensor(t, shape, seed++, -8, 8);
       s.c.outputs["y"] = expected(t, shape);
       out.push_back(std::move(s));
@@ -103,8 +98,8 @@ std::vector<Sample> samples() {
   // GemmaRotaryEmbedding (float16 only): prefill with 8 heads and decode with 16, head dim 256;
   // angles up to 4096 rad as position x inverse frequency reaches them.
   for (const Shape& q : {Shape{1, 8, 64, 256}, Shape{1, 16, 1, 256}}) {
-    Sample s{"com.microsoft.GemmaRotaryEmbedding", dims(q), {}};
-    s.c.name = "demo-gemma-" + dims(q);
+    Sample s{"com.microsoft.GemmaRotaryEmbedding", wgk::joinDims(q, "x"), {}};
+    s.c.name = "demo-gemma-" + wgk::joinDims(q, "x");
     s.c.inputs["embT"] = randomTensor(DType::Float32, {q[0], q[2], q[3]}, seed++, 0, 4096);
     for (const char* name : {"qT", "qRotT", "kT", "kRotT"})
       s.c.inputs[name] = randomTensor(DType::Float16, q, seed++, -4, 4);
@@ -131,7 +126,7 @@ wgk::harness::TestOutcome runSample(wgk::Runtime& rt, const wgk::cli::HubCliOpti
   failed.status = "error";
   try {
     wgk::Kernel kernel = rt.load("webgpu-kernels/" + s.op, wgk::cli::loadOptionsFor(hub));
-    const auto& pkg = kernel.impl().planner().package();
+    const auto& pkg = wgk::introspect::package(kernel);
     const package::TestFile tests = package::loadTestFile((pkg.webgpuDir() / "test.json").string());
     std::map<std::string, DType> inputDtypes;
     for (const auto& [name, t] : s.c.inputs) inputDtypes[name] = t.dtype;

@@ -16,7 +16,7 @@
 #include "package/package.h"
 #include "package/test_spec.h"
 #include "runtime/attributes.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::cli {
@@ -58,7 +58,7 @@ double percentile(const std::vector<double>& sorted, double p) {
 
 Measurement measure(Runtime& rt, const std::string& repoOrPath, const OverheadArgs& a) {
   Kernel kernel = rt.load(repoOrPath, loadOptionsFor(a.hub));
-  const std::string file = (kernel.impl().planner().package().webgpuDir() / "bench.json").string();
+  const std::string file = (wgk::introspect::package(kernel).webgpuDir() / "bench.json").string();
   const package::BenchFile bench = package::loadBenchFile(file);
   const package::BenchCase& bc = smallestCase(bench, file);
 
@@ -132,7 +132,7 @@ void runOverhead(const OverheadArgs& a) {
   auto rt = openRuntime(a.hub);
   std::vector<Measurement> results;
   for (const auto& p : packages)
-    results.push_back(withContext("measuring the call overhead of " + p, [&] { return measure(*rt, p, a); }));
+    results.push_back(withContext("while measuring the call overhead of " + p, [&] { return measure(*rt, p, a); }));
 
   const std::string device = deviceName(rt->device());
   if (a.json) {

@@ -27,7 +27,7 @@ namespace {
 DeviceProfile profileForPlan(const std::string& pathOrEmpty) {
   if (pathOrEmpty.empty())
     return withContext(
-        "reading the local device's profile (pass --device-profile FILE to plan without a GPU)",
+        "while reading the local device's profile (pass --device-profile FILE to plan without a GPU)",
         [] { return gpu::Device::create().profile(); });
   return DeviceProfile::load(pathOrEmpty);
 }
@@ -72,7 +72,7 @@ std::pair<std::string, expr::Value> parseAttrSpec(const std::string& spec) {
   const nlohmann::json parsed = parseJsonOrDiscarded(text, "--attr " + spec.substr(0, eq));
   const package::Json j = parsed;  // depth-bounded, so converting to ordered_json is safe
   if (j.is_discarded() || j.is_object() || j.is_null()) return {spec.substr(0, eq), expr::Value(text)};
-  return {spec.substr(0, eq), withContext("reading --attr " + spec.substr(0, eq),
+  return {spec.substr(0, eq), withContext("while reading --attr " + spec.substr(0, eq),
                                           [&] { return package::literalValueFromJson(j); })};
 }
 

@@ -43,7 +43,7 @@ void addRunCommand(CLI::App& app) {
       if (tensors.count(name)) throw wgk::Error(wgk::ErrorCode::InvalidArgument, "input '" + name + "' is given twice");
       std::optional<wgk::DType> cast;
       if (!s->cast.empty()) cast = wgk::parseDType(s->cast);
-      tensors.emplace(name, wgk::withContext("reading input " + name, [&] { return wgk::readTensorFile(file, name, cast); }));
+      tensors.emplace(name, wgk::withContext("while reading input " + name, [&] { return wgk::readTensorFile(file, name, cast); }));
     }
     wgk::CallOptions options;
     options.attrs = wgk::cli::parseAttributes(s->attrs);

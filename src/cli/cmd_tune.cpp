@@ -14,7 +14,7 @@
 #include "cli/support_runtime.h"
 #include "core/device_profile.h"
 #include "harness/tune.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::cli {
@@ -53,7 +53,7 @@ void addTuneCommand(CLI::App& app) {
     auto rt = openRuntime(s->hub);
     runtime::TuningTable table;
     if (std::filesystem::exists(s->out)) table = runtime::TuningTable::load(s->out);
-    harness::CopyRoofline roofline(rt->impl());
+    harness::CopyRoofline roofline(*rt);
     int tuned = 0, untuned = 0;
     for (const auto& name : s->packages) {
       Kernel kernel = rt->load(name, loadOptionsFor(s->hub));

@@ -31,7 +31,7 @@ size_t convertPackageFolder(const fs::path& packageDir, package::Dialect to, con
   const hub::PackageMetadata meta = hub::generateMetadata(out, org, id);
   hub::writeFileAtomic(hub::webgpuDir(out) / "metadata.json", meta.serialize());
   // The writer's output must read back in its dialect (a failure here is a writer bug).
-  auto back = withContext("reading the converted package " + out.string(),
+  auto back = withContext("while reading the converted package " + out.string(),
                           [&] { return package::Package::open(out.string()); });
   if (back->manifest().dialect != to)
     throw Error(ErrorCode::Internal, "the converted manifest of " + id + " reads as dialect " +

@@ -1,24 +1,16 @@
 #include "cli/support_hub_options.h"
 
+#include "runtime/options.h"
 #include "runtime/package_loader.h"
 
 namespace wgk::cli {
 
 std::string defaultPackagesDir() {
-  return runtime::embeddedPackagesRoot("");
+  return runtime::withEnvironment(RuntimeOptions{}).packagesDir;
 }
 
 hub::HubOptions HubCliOptions::toHubOptions() const {
-  hub::HubOptions o;
-  o.endpoint = endpoint;
-  o.cacheDir = cacheDir;
-  o.lockFile = lockFile;
-  o.offline = offline;
-  o.trustRemoteCode = trustRemoteCode;
-  o.verifyFolders = !noVerify;
-  o.embeddedRoot = defaultPackagesDir();
-  o.refsTtlSec = refsTtl;
-  return o;
+  return runtime::hubOptionsFor(runtime::withEnvironment(runtime));
 }
 
 void addHubOptions(CLI::App* cmd, HubCliOptions& o, bool withLock, bool withRequest) {
@@ -27,22 +19,22 @@ void addHubOptions(CLI::App* cmd, HubCliOptions& o, bool withLock, bool withRequ
     auto* r = cmd->add_option("--revision", o.revision, "a 40-hex commit: pins exact bytes");
     v->excludes(r);
   }
-  cmd->add_option("--endpoint", o.endpoint,
+  cmd->add_option("--endpoint", o.runtime.endpoint,
                   "hub endpoint (default: WGK_ENDPOINT, then https://huggingface.co/kernels)");
-  cmd->add_option("--cache-dir", o.cacheDir, "package cache (default: WGK_CACHE, then ~/.cache/wgk)");
-  cmd->add_flag("--offline", o.offline, "never touch the network (also WGK_OFFLINE=1)");
-  cmd->add_flag("--trust-remote-code", o.trustRemoteCode, "allow organisations other than webgpu-kernels");
-  cmd->add_flag("--no-verify", o.noVerify,
+  cmd->add_option("--cache-dir", o.runtime.cacheDir, "package cache (default: WGK_CACHE, then ~/.cache/wgk)");
+  cmd->add_flag("--offline", o.runtime.offline, "never touch the network (also WGK_OFFLINE=1)");
+  cmd->add_flag("--trust-remote-code", o.runtime.trustRemoteCode, "allow organisations other than webgpu-kernels");
+  cmd->add_flag_callback("--no-verify", [&o] { o.runtime.verifyDigests = false; },
                 "load a package folder without checking it against its metadata.json (also WGK_NO_VERIFY=1)");
-  cmd->add_option("--gpu-timeout-ms", o.gpuTimeoutMs,
+  cmd->add_option("--gpu-timeout-ms", o.runtime.gpuTimeoutMs,
                   "longest wait for one GPU step of a call before it fails (default: WGK_GPU_TIMEOUT_MS, "
                   "then 60000)")
       ->check(CLI::Range(uint64_t{1}, uint64_t{86'400'000}));
-  cmd->add_option("--refs-ttl", o.refsTtl,
+  cmd->add_option("--refs-ttl", o.runtime.refsTtlSec,
                   "seconds a branch's commit is used before asking the endpoint again (default: "
                   "WGK_REFS_TTL, then 300; 0: ask on every resolve)")
       ->check(CLI::NonNegativeNumber);
-  if (withLock) cmd->add_option("--lock", o.lockFile, "resolve exactly as this lock file says; refuse drift");
+  if (withLock) cmd->add_option("--lock", o.runtime.lockFile, "resolve exactly as this lock file says; refuse drift");
 }
 
 }  // namespace wgk::cli

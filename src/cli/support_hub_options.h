@@ -1,6 +1,8 @@
-// The hub options every package-loading command accepts (download, lock, and later run, test,
-// bench, plan, info): --version/--revision, --endpoint, --cache-dir, --offline,
-// --trust-remote-code, --lock. Environment defaults are applied by wgk::hub::effectiveOptions.
+// The hub options every package-loading command accepts (download, lock, run, test, bench, plan,
+// info, ...): --version/--revision, --endpoint, --cache-dir, --offline, --trust-remote-code,
+// --no-verify, --gpu-timeout-ms, --refs-ttl, --lock. The flags write straight into a
+// RuntimeOptions; the environment fills what they leave unset in one place,
+// runtime::withEnvironment (runtime/options.h), for a runtime and for hub-only commands alike.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -9,24 +11,20 @@
 
 #include "hub/hub_config.h"
 #include "hub/repo_ref.h"
+#include "wgk/runtime.h"
 
 namespace wgk::cli {
 
 struct HubCliOptions {
   std::optional<int> version;
   std::optional<std::string> revision;
-  std::string endpoint;
-  std::string cacheDir;
-  std::string lockFile;
-  bool offline = false;
-  bool trustRemoteCode = false;
-  bool noVerify = false;  // --no-verify: package folders skip the digest check (while editing one)
-  uint64_t gpuTimeoutMs = 0;  // --gpu-timeout-ms (RuntimeOptions::gpuTimeoutMs; 0: its default)
-  std::optional<long> refsTtl;  // --refs-ttl SECONDS (unset: WGK_REFS_TTL, else 300)
+  // --endpoint, --cache-dir, --lock, --offline, --trust-remote-code, --no-verify (verifyDigests),
+  // --gpu-timeout-ms, --refs-ttl; what `openRuntime` creates the runtime with.
+  RuntimeOptions runtime;
 
   // version/revision as a validated request (version 1 when neither is given).
   hub::PackageRequest request() const { return hub::PackageRequest::make(version, revision); }
-  // The hub options, with the embedded packages root (WGK_PACKAGES, else the built-in folder).
+  // The options with the environment applied (runtime::withEnvironment), as the hub takes them.
   hub::HubOptions toHubOptions() const;
 };
 

@@ -42,7 +42,7 @@ PackageArg resolvePackageArg(const std::string& repoOrPath, const HubCliOptions&
   }
   hub::HubOptions o = hub.toHubOptions();
   o.withTests = withTests;
-  hub::ResolvedPackage r = withContext("resolving package " + repoOrPath,
+  hub::ResolvedPackage r = withContext("while resolving package " + repoOrPath,
                                        [&] { return hub::resolvePackage(repoOrPath, request, o); });
   a.folder = r.folder;
   a.org = r.repo.org;

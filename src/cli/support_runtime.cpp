@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "core/shape_text.h"
 #include "package/package.h"
 #include "runtime/attributes.h"
 #include "wgk/error.h"
@@ -10,18 +11,8 @@
 namespace wgk::cli {
 
 std::shared_ptr<Runtime> openRuntime(const HubCliOptions& hub, const std::string& tuningFile) {
-  hub::HubOptions h = hub.toHubOptions();
-  RuntimeOptions o;
-  o.packagesDir = h.embeddedRoot;
-  o.cacheDir = h.cacheDir;
-  o.endpoint = h.endpoint;
-  o.lockFile = h.lockFile;
-  o.offline = h.offline;
-  o.trustRemoteCode = h.trustRemoteCode;
-  o.verifyDigests = h.verifyFolders;
-  if (h.refsTtlSec) o.refsTtlSec = *h.refsTtlSec;
+  RuntimeOptions o = hub.runtime;  // the flags; the runtime applies the environment to the rest
   o.tuningFile = tuningFile;
-  o.gpuTimeoutMs = hub.gpuTimeoutMs;
   return Runtime::create(o);
 }
 
@@ -63,12 +54,6 @@ std::map<std::string, Attribute> parseAttributes(const std::vector<std::string>&
       throw Error(ErrorCode::InvalidArgument, "attribute '" + name + "' is given twice");
   }
   return out;
-}
-
-std::string shapeText(const Shape& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
 }
 
 }  // namespace wgk::cli

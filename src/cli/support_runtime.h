@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/shape_text.h"
 #include "cli/support_hub_options.h"
 #include "wgk/runtime.h"
 
@@ -22,7 +23,5 @@ std::vector<std::string> embeddedPackageRepos();
 // "NAME=REST" -> (NAME, REST); Error(InvalidArgument) naming `what` when malformed.
 std::pair<std::string, std::string> splitAssignment(const std::string& text, const std::string& what);
 std::map<std::string, Attribute> parseAttributes(const std::vector<std::string>& assignments);
-// A JSON string escape-safe one-line rendering of a shape: [2, 8].
-std::string shapeText(const Shape& shape);
 
 }  // namespace wgk::cli

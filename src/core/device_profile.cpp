@@ -122,10 +122,7 @@ DeviceProfile DeviceProfile::fromJsonText(std::string_view text) {
 }
 
 DeviceProfile DeviceProfile::load(const std::string& path) {
-  std::ifstream probe(path);
-  if (!probe) throw Error(ErrorCode::Io, "cannot open device profile '" + path + "'");
-  const nlohmann::json j = withContext("reading device profile " + path, [&] { return readJsonFile(path); });
-  return withContext("reading device profile " + path, [&] { return deviceProfileFromJson(j); });
+  return loadJsonFile(path, deviceProfileFromJson, "device profile " + path);
 }
 
 }  // namespace wgk

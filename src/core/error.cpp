@@ -28,6 +28,13 @@ std::string_view errorCodeName(ErrorCode code) {
 
 Error::Error(ErrorCode code, std::string message) : code_(code), message_(std::move(message)) { rebuild(); }
 
+Error::Error(ErrorCode code, std::string message, std::vector<std::string> context)
+    : code_(code), message_(std::move(message)), context_(std::move(context)) {
+  rebuild();
+}
+
+Error Error::recoded(ErrorCode code, std::string message) const { return Error(code, std::move(message), context_); }
+
 Error& Error::with(std::string context) {
   context_.push_back(std::move(context));
   rebuild();
@@ -37,7 +44,7 @@ Error& Error::with(std::string context) {
 void Error::rebuild() {
   text_ = message_;
   for (const auto& c : context_) {
-    text_ += "\n  while ";
+    text_ += "\n  ";
     text_ += c;
   }
 }

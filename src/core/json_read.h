@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "wgk/error.h"
+
 namespace wgk {
 
 // Deep enough for every real document (manifests nest about 8 levels), shallow enough that any
@@ -31,6 +33,22 @@ nlohmann::json parseJsonOrDiscarded(std::string_view text, const std::string& wh
 // Reads the file (Error(Io) when it cannot be opened) and parses it; `what` defaults to 'file'.
 nlohmann::json readJsonFile(const std::string& file);
 nlohmann::ordered_json readOrderedJsonFile(const std::string& file);
+
+// The one way wgk loads a JSON file into something: reads and parses `file` (Error(Io) when it
+// cannot be read, Error(Parse) when it is not JSON), then returns read(document). Every error,
+// read's own included, gets the context "while reading <what>" once (what: the file's path, or a
+// phrase naming it: "tuning file '/x/t.json'").
+template <class Fn>
+decltype(auto) loadJsonFile(const std::string& file, Fn&& read, const std::string& what = {}) {
+  return withContext("while reading " + (what.empty() ? file : what),
+                     [&]() -> decltype(auto) { return std::forward<Fn>(read)(readJsonFile(file)); });
+}
+// The same, keeping the order of object keys (package files: manifests, test.json, card.json).
+template <class Fn>
+decltype(auto) loadOrderedJsonFile(const std::string& file, Fn&& read, const std::string& what = {}) {
+  return withContext("while reading " + (what.empty() ? file : what),
+                     [&]() -> decltype(auto) { return std::forward<Fn>(read)(readOrderedJsonFile(file)); });
+}
 
 // j.dump() cut to `maxChars` characters with "..." (for messages; j is already depth-bounded).
 template <class J>

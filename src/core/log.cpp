@@ -5,6 +5,8 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "core/environment.h"
+
 namespace wgk::log {
 namespace {
 
@@ -22,11 +24,11 @@ Sink& sink() {
 // call (a program that links wgk gets the same quiet default as the CLI).
 std::atomic<int>& level() {
   static std::atomic<int> l = [] {
-    const char* env = std::getenv("WGK_LOG");
-    if (!env || !*env) return static_cast<int>(Level::Warn);
+    const std::string env = readEnvironment().log;
+    if (env.empty()) return static_cast<int>(Level::Warn);
     if (auto parsed = parseLevel(env)) return static_cast<int>(*parsed);
     std::fprintf(stderr, "wgk: warning: WGK_LOG='%s' is not one of error, warn, info, debug; using warn\n",
-                 env);
+                 env.c_str());
     return static_cast<int>(Level::Warn);
   }();
   return l;

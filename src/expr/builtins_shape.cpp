@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/shape_text.h"
 #include "expr/support.h"
 
 namespace wgk::expr {
@@ -23,10 +24,6 @@ Shape toShape(const Value& v, std::string_view what) {
 }
 
 namespace {
-
-std::string shapeText(const Shape& s) {
-  return fmt::format("[{}]", fmt::join(s, ", "));
-}
 
 int64_t product(const Shape& s, size_t from, size_t to, std::string_view fn) {
   int64_t p = 1;

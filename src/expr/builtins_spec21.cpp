@@ -106,10 +106,12 @@ Value pick(std::span<const Value> a) {
 
 }  // namespace
 
-void addSpec21Builtins(Scope& s) {
-  auto add = [&](std::string name, std::function<Value(std::span<const Value>)> fn) {
-    s.set(name, Value::function(name, [fn](std::span<const Value> a, const Scope&) { return fn(a); }));
-  };
+namespace {
+
+using AddBuiltin = std::function<void(std::string, std::function<Value(std::span<const Value>)>)>;
+
+// The spec 2.1 builtins on numbers: pow, log2ceil.
+void addArithmetic(const AddBuiltin& add) {
   add("pow", [](std::span<const Value> a) {
     checkArity("pow", a, 2, 2);
     const double r = std::pow(a[0].asNumber(), a[1].asNumber());
@@ -123,6 +125,10 @@ void addSpec21Builtins(Scope& s) {
     if (std::isnan(x)) fail("log2ceil(): argument is nan");
     return Value(static_cast<int64_t>(x <= 1 ? 0 : std::ceil(std::log2(x))));
   });
+}
+
+// The spec 2.1 builtins on shapes and axes: rows, prefix, suffix, moveAxis, permuteShape, broadcastShape, matmulShape.
+void addShapeBuiltins(const AddBuiltin& add) {
   add("rows", [](std::span<const Value> a) {
     checkArity("rows", a, 2, 2);
     const Shape s = toShape(a[0], "rows()");
@@ -140,14 +146,6 @@ void addSpec21Builtins(Scope& s) {
     const Shape s = toShape(a[0], "suffix()");
     const size_t k = static_cast<size_t>(std::clamp<int64_t>(a[1].asInt(), 0, static_cast<int64_t>(s.size())));
     return shapeValue(Shape(s.begin() + k, s.end()));
-  });
-  add("fill", [](std::span<const Value> a) {
-    checkArity("fill", a, 2, 2);
-    if (!isInteger(a[1]) || a[1].asInt() < 0) fail("fill() count must be a non-negative integer");
-    if (a[1].asInt() > kMaxRangeLength) fail(fmt::format("fill() count {} is above {}", a[1].asInt(), kMaxRangeLength));
-    const size_t each = sizeof(Value) + (a[0].isString() ? a[0].asString().size() : 0);
-    chargeWork(static_cast<size_t>(a[1].asInt()) * each, "fill");
-    return Value(List(static_cast<size_t>(a[1].asInt()), a[0]));
   });
   add("moveAxis", [](std::span<const Value> a) {
     checkArity("moveAxis", a, 3, 3);
@@ -173,6 +171,23 @@ void addSpec21Builtins(Scope& s) {
     }
     return shapeValue(out);
   });
+  add("broadcastShape", [](std::span<const Value> a) {
+    checkArity("broadcastShape", a, 2, 2);
+    return shapeValue(broadcast(toShape(a[0], "broadcastShape()"), toShape(a[1], "broadcastShape()")));
+  });
+  add("matmulShape", matmulShape);
+}
+
+// The spec 2.1 builtins on lists: fill, reversedAxes, hasAxis, axisValue, isUniqueIntList, pick.
+void addListBuiltins(const AddBuiltin& add) {
+  add("fill", [](std::span<const Value> a) {
+    checkArity("fill", a, 2, 2);
+    if (!isInteger(a[1]) || a[1].asInt() < 0) fail("fill() count must be a non-negative integer");
+    if (a[1].asInt() > kMaxRangeLength) fail(fmt::format("fill() count {} is above {}", a[1].asInt(), kMaxRangeLength));
+    const size_t each = sizeof(Value) + (a[0].isString() ? a[0].asString().size() : 0);
+    chargeWork(static_cast<size_t>(a[1].asInt()) * each, "fill");
+    return Value(List(static_cast<size_t>(a[1].asInt()), a[0]));
+  });
   add("reversedAxes", [](std::span<const Value> a) {
     checkArity("reversedAxes", a, 1, 1);
     if (!isInteger(a[0]) || a[0].asInt() < 0 || a[0].asInt() > 64)
@@ -181,11 +196,6 @@ void addSpec21Builtins(Scope& s) {
     for (int64_t i = a[0].asInt() - 1; i >= 0; --i) out.emplace_back(i);
     return Value(std::move(out));
   });
-  add("broadcastShape", [](std::span<const Value> a) {
-    checkArity("broadcastShape", a, 2, 2);
-    return shapeValue(broadcast(toShape(a[0], "broadcastShape()"), toShape(a[1], "broadcastShape()")));
-  });
-  add("matmulShape", matmulShape);
   add("hasAxis", [](std::span<const Value> a) {
     checkArity("hasAxis", a, 3, 3);
     const int64_t rank = a[2].asInt();
@@ -210,6 +220,17 @@ void addSpec21Builtins(Scope& s) {
   });
   add("isUniqueIntList", isUniqueIntList);
   add("pick", pick);
+}
+
+}  // namespace
+
+void addSpec21Builtins(Scope& s) {
+  const AddBuiltin add = [&](std::string name, std::function<Value(std::span<const Value>)> fn) {
+    s.set(name, Value::function(name, [fn](std::span<const Value> a, const Scope&) { return fn(a); }));
+  };
+  addArithmetic(add);
+  addShapeBuiltins(add);
+  addListBuiltins(add);
 }
 
 }  // namespace wgk::expr

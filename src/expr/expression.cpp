@@ -25,9 +25,7 @@ Value Expression::evaluate(const Scope& scope) const {
     // Messages from below name what failed; add which expression, once.
     std::string where = "`" + source_ + "`";
     if (e.code() != ErrorCode::Expression || e.message().find(where) != std::string::npos) throw;
-    Error outer(e.code(), e.message() + " in " + where);
-    for (const auto& c : e.context()) outer.with(c);
-    throw outer;
+    throw e.recoded(e.code(), e.message() + " in " + where);
   }
 }
 

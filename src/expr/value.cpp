@@ -164,40 +164,48 @@ nlohmann::json Value::toJson() const {
   return nullptr;
 }
 
-Value Value::fromJson(const nlohmann::json& j) {
+namespace {
+
+template <class J>
+Value valueFromJson(const J& j) {
   switch (j.type()) {
-    case nlohmann::json::value_t::null:
+    case nlohmann::detail::value_t::null:
       return Value();
-    case nlohmann::json::value_t::boolean:
-      return Value(j.get<bool>());
-    case nlohmann::json::value_t::number_integer:
-      return Value(j.get<int64_t>());
-    case nlohmann::json::value_t::number_unsigned: {
-      uint64_t u = j.get<uint64_t>();
+    case nlohmann::detail::value_t::boolean:
+      return Value(j.template get<bool>());
+    case nlohmann::detail::value_t::number_integer:
+      return Value(j.template get<int64_t>());
+    case nlohmann::detail::value_t::number_unsigned: {
+      uint64_t u = j.template get<uint64_t>();
       if (u > static_cast<uint64_t>(INT64_MAX))
         throw Error(ErrorCode::Expression,
-                    fmt::format("integer {} does not fit in a signed 64-bit value", u));
+                    fmt::format("integer {} does not fit in 64 signed bits", u));
       return Value(static_cast<int64_t>(u));
     }
-    case nlohmann::json::value_t::number_float:
-      return Value(j.get<double>());
-    case nlohmann::json::value_t::string:
-      return Value(j.get<std::string>());
-    case nlohmann::json::value_t::array: {
+    case nlohmann::detail::value_t::number_float:
+      return Value(j.template get<double>());
+    case nlohmann::detail::value_t::string:
+      return Value(j.template get<std::string>());
+    case nlohmann::detail::value_t::array: {
       List l;
       l.reserve(j.size());
-      for (const auto& item : j) l.push_back(fromJson(item));
+      for (const auto& item : j) l.push_back(valueFromJson(item));
       return Value(std::move(l));
     }
-    case nlohmann::json::value_t::object: {
+    case nlohmann::detail::value_t::object: {
       Map m;
-      for (auto it = j.begin(); it != j.end(); ++it) m.emplace(it.key(), fromJson(it.value()));
+      for (auto it = j.begin(); it != j.end(); ++it) m.emplace(it.key(), valueFromJson(it.value()));
       return Value(std::move(m));
     }
     default:
       throw Error(ErrorCode::Expression, fmt::format("cannot convert JSON {} to a value", j.type_name()));
   }
 }
+
+}  // namespace
+
+Value Value::fromJson(const nlohmann::json& j) { return valueFromJson(j); }
+Value Value::fromJson(const nlohmann::ordered_json& j) { return valueFromJson(j); }
 
 Value wholeNumbersAsInts(const Value& v) {
   switch (v.kind()) {

@@ -80,7 +80,10 @@ class Value {
   bool operator==(const Value& other) const;  // numeric cross-kind equality, deep for lists/maps
 
   nlohmann::json toJson() const;              // functions become their name
+  // The one JSON -> Value conversion (manifests, test.json, tuning tables, --attr, templates' scopes).
+  // Integers above INT64_MAX are refused (Error(Expression)), never wrapped.
   static Value fromJson(const nlohmann::json& j);
+  static Value fromJson(const nlohmann::ordered_json& j);
 
  private:
   std::variant<std::monostate, bool, int64_t, double, std::string, std::shared_ptr<const List>,

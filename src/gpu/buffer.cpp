@@ -55,7 +55,7 @@ Buffer Device::createBuffer(uint64_t size, BufferUsage usage, std::string_view l
   WGPUBuffer b = procs().DeviceCreateBuffer(s.device, &d);
   if (auto err = scope.popAll()) {
     DeviceState::freeBuffer(b);
-    withContext("allocating a GPU buffer of " + bytesText(alloc),
+    withContext("while allocating a GPU buffer of " + bytesText(alloc),
                 [&] { throwGpuError(s, err->type, err->message); });
   }
   if (!b) throw Error(ErrorCode::OutOfMemory, "cannot allocate a GPU buffer of " + bytesText(alloc));
@@ -111,7 +111,7 @@ void Device::read(WGPUBuffer buffer, uint64_t offset, void* dst, uint64_t size) 
     s.staging = s.makeBuffer(want, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "wgk readback staging");
     if (auto err = scope.popAll()) {
       DeviceState::freeBuffer(s.staging);
-      withContext("allocating a readback buffer of " + bytesText(want),
+      withContext("while allocating a readback buffer of " + bytesText(want),
                   [&] { throwGpuError(s, err->type, err->message); });
     }
     s.stagingSize = want;
@@ -124,7 +124,7 @@ void Device::read(WGPUBuffer buffer, uint64_t offset, void* dst, uint64_t size) 
     p.QueueSubmit(s.queue, 1, &cb);
     p.CommandBufferRelease(cb);
     p.CommandEncoderRelease(enc);
-    withContext("reading back " + bytesText(size) + " (the buffer needs CopySrc usage)",
+    withContext("while reading back " + bytesText(size) + " (the buffer needs CopySrc usage)",
                 [&] { scope.check(); });
   }
   s.mapAndCopy(s.staging, span, offset - first, dst, size);

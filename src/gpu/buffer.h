@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-typedef struct WGPUBufferImpl* WGPUBuffer;  // same declaration as webgpu.h
+#include "wgk/webgpu_handles.h"
 
 namespace wgk::gpu {
 

@@ -20,7 +20,7 @@
 
 #include "gpu/pipeline.h"
 
-typedef struct WGPUBufferImpl* WGPUBuffer;  // same declaration as webgpu.h
+#include "wgk/webgpu_handles.h"
 
 namespace wgk::gpu {
 

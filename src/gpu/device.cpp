@@ -117,7 +117,7 @@ WGPUDevice requestDevice(DeviceState& s, const DeviceOptions& o, const DevicePro
 }  // namespace
 
 Device Device::create(const DeviceOptions& options) {
-  return withContext("creating the WebGPU device", [&] {
+  return withContext("while creating the WebGPU device", [&] {
     ensureLoaded();
     const Procs& p = procs();
     auto s = std::make_shared<DeviceState>();
@@ -148,7 +148,7 @@ Device Device::create(const DeviceOptions& options) {
 
 Device Device::wrap(WGPUDevice device) {
   if (!device) throw Error(ErrorCode::InvalidArgument, "Device::wrap: the WGPUDevice is null");
-  return withContext("wrapping the caller's WebGPU device", [&] {
+  return withContext("while wrapping the caller's WebGPU device", [&] {
     ensureLoaded();
     const Procs& p = procs();
     auto s = std::make_shared<DeviceState>();

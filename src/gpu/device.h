@@ -38,8 +38,7 @@
 #include "gpu/recorder.h"
 #include "wgk/device.h"
 
-typedef struct WGPUDeviceImpl* WGPUDevice;  // same declarations as webgpu.h
-typedef struct WGPUBufferImpl* WGPUBuffer;
+#include "wgk/webgpu_handles.h"
 
 namespace wgk::gpu {
 

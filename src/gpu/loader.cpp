@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <mutex>
 
+#include "core/environment.h"
 #include "core/install_layout.h"
 #include "gpu/elf_symbols.h"
 #include "gpu/webgpu_procs.h"
@@ -24,11 +25,6 @@ constexpr const char* kGetProcs = "_ZN4dawn6native8GetProcsEv";  // dawn::native
 constexpr const char* kFixHint =
     "run scripts/setup.sh (it fetches npm webgpu@0.6.2 into third_party/), or set WGK_DAWN_NODE=/path/to/"
     "dawn.node, or WGK_WEBGPU_LIBRARY=/path/to/libwebgpu_dawn.so";
-
-std::string envOr(const char* name) {
-  const char* v = std::getenv(name);
-  return v ? std::string(v) : std::string();
-}
 
 bool isFile(const std::string& p) {
   struct stat st {};
@@ -65,7 +61,7 @@ std::string installedRuntimeFile(const char* name) {
 std::string findNapiStubs(const LoaderConfig& c, std::vector<std::string>& tried) {
   std::vector<std::string> candidates;
   if (!c.napiStubs.empty()) candidates.push_back(c.napiStubs);
-  if (std::string e = envOr("WGK_NAPI_STUBS"); !e.empty()) candidates.push_back(e);
+  if (std::string e = readEnvironment().napiStubs; !e.empty()) candidates.push_back(e);
   if (std::string p = installedRuntimeFile("libwgk_napi_stubs.so"); !p.empty()) candidates.push_back(p);
   if (std::string d = executableDir(); !d.empty()) candidates.push_back(d + "/libwgk_napi_stubs.so");
   candidates.push_back(WGK_NAPI_STUBS_BUILD_PATH);
@@ -168,7 +164,7 @@ Loaded loadCApiLibrary(const LoaderConfig& c) {
 }
 
 Loaded load(const LoaderConfig& c) {
-  return withContext("loading WebGPU from '" + c.path + "'",
+  return withContext("while loading WebGPU from '" + c.path + "'",
                      [&] { return c.kind == LibraryKind::DawnNode ? loadDawnNode(c) : loadCApiLibrary(c); });
 }
 
@@ -207,9 +203,9 @@ LoaderConfig LoaderConfig::cApiLibrary(std::string path, std::string source) {
 }
 
 LoaderConfig LoaderConfig::fromEnvironment() {
-  if (std::string lib = envOr("WGK_WEBGPU_LIBRARY"); !lib.empty())
-    return cApiLibrary(lib, "WGK_WEBGPU_LIBRARY");
-  if (std::string node = envOr("WGK_DAWN_NODE"); !node.empty()) return dawnNode(node, "WGK_DAWN_NODE");
+  const Environment env = readEnvironment();
+  if (!env.webgpuLibrary.empty()) return cApiLibrary(env.webgpuLibrary, "WGK_WEBGPU_LIBRARY");
+  if (!env.dawnNode.empty()) return dawnNode(env.dawnNode, "WGK_DAWN_NODE");
   // The first that exists; when none does, the first is reported with every path tried.
   std::vector<std::pair<std::string, std::string>> candidates;  // (path, source)
   if (std::string p = installedRuntimeFile("dawn.node"); !p.empty())

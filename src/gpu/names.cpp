@@ -1,130 +1,90 @@
 #include "gpu/names.h"
 
+#include <span>
+
 namespace wgk::gpu {
 
+namespace {
+
+struct FeatureNameRow {
+  WGPUFeatureName feature;
+  const char* name;
+};
+
+// WebGPU spec names.
+constexpr FeatureNameRow kSpecFeatureNames[] = {
+    {WGPUFeatureName_CoreFeaturesAndLimits, "core-features-and-limits"},
+    {WGPUFeatureName_DepthClipControl, "depth-clip-control"},
+    {WGPUFeatureName_Depth32FloatStencil8, "depth32float-stencil8"},
+    {WGPUFeatureName_TextureCompressionBC, "texture-compression-bc"},
+    {WGPUFeatureName_TextureCompressionBCSliced3D, "texture-compression-bc-sliced-3d"},
+    {WGPUFeatureName_TextureCompressionETC2, "texture-compression-etc2"},
+    {WGPUFeatureName_TextureCompressionASTC, "texture-compression-astc"},
+    {WGPUFeatureName_TextureCompressionASTCSliced3D, "texture-compression-astc-sliced-3d"},
+    {WGPUFeatureName_TimestampQuery, "timestamp-query"},
+    {WGPUFeatureName_IndirectFirstInstance, "indirect-first-instance"},
+    {WGPUFeatureName_ShaderF16, "shader-f16"},
+    {WGPUFeatureName_RG11B10UfloatRenderable, "rg11b10ufloat-renderable"},
+    {WGPUFeatureName_BGRA8UnormStorage, "bgra8unorm-storage"},
+    {WGPUFeatureName_Float32Filterable, "float32-filterable"},
+    {WGPUFeatureName_Float32Blendable, "float32-blendable"},
+    {WGPUFeatureName_ClipDistances, "clip-distances"},
+    {WGPUFeatureName_DualSourceBlending, "dual-source-blending"},
+    {WGPUFeatureName_Subgroups, "subgroups"},
+    {WGPUFeatureName_TextureFormatsTier1, "texture-formats-tier1"},
+    {WGPUFeatureName_TextureFormatsTier2, "texture-formats-tier2"},
+    {WGPUFeatureName_PrimitiveIndex, "primitive-index"},
+    {WGPUFeatureName_TextureComponentSwizzle, "texture-component-swizzle"},
+    {WGPUFeatureName_SubgroupSizeControl, "subgroup-size-control"},
+};
+
+// Dawn extensions, by the names Dawn's JavaScript binding uses.
+constexpr FeatureNameRow kDawnFeatureNames[] = {
+    {WGPUFeatureName_DawnInternalUsages, "dawn-internal-usages"},
+    {WGPUFeatureName_DawnMultiPlanarFormats, "dawn-multi-planar-formats"},
+    {WGPUFeatureName_DawnNative, "dawn-native"},
+    {WGPUFeatureName_ChromiumExperimentalTimestampQueryInsidePasses, "chromium-experimental-timestamp-query-inside-passes"},
+    {WGPUFeatureName_ImplicitDeviceSynchronization, "implicit-device-synchronization"},
+    {WGPUFeatureName_TransientAttachments, "transient-attachments"},
+    {WGPUFeatureName_MSAARenderToSingleSampled, "msaa-render-to-single-sampled"},
+    {WGPUFeatureName_Unorm16TextureFormats, "unorm16-texture-formats"},
+    {WGPUFeatureName_HostMappedPointer, "host-mapped-pointer"},
+    {WGPUFeatureName_FramebufferFetch, "framebuffer-fetch"},
+    {WGPUFeatureName_BufferMapExtendedUsages, "buffer-map-extended-usages"},
+    {WGPUFeatureName_AdapterPropertiesMemoryHeaps, "adapter-properties-memory-heaps"},
+    {WGPUFeatureName_AdapterPropertiesVk, "adapter-properties-vk"},
+    {WGPUFeatureName_DawnFormatCapabilities, "dawn-format-capabilities"},
+    {WGPUFeatureName_DawnDrmFormatCapabilities, "dawn-drm-format-capabilities"},
+    {WGPUFeatureName_SharedTextureMemoryDmaBuf, "shared-texture-memory-dma-buf"},
+    {WGPUFeatureName_SharedTextureMemoryOpaqueFD, "shared-texture-memory-opaque-fd"},
+    {WGPUFeatureName_SharedFenceVkSemaphoreOpaqueFD, "shared-fence-vk-semaphore-opaque-fd"},
+    {WGPUFeatureName_SharedFenceSyncFD, "shared-fence-sync-fd"},
+    {WGPUFeatureName_StaticSamplers, "static-samplers"},
+    {WGPUFeatureName_YCbCrVulkanSamplers, "ycbcr-vulkan-samplers"},
+    {WGPUFeatureName_ShaderModuleCompilationOptions, "shader-module-compilation-options"},
+    {WGPUFeatureName_DawnLoadResolveTexture, "dawn-load-resolve-texture"},
+    {WGPUFeatureName_DawnPartialLoadResolveTexture, "dawn-partial-load-resolve-texture"},
+    {WGPUFeatureName_MultiDrawIndirect, "multi-draw-indirect"},
+    {WGPUFeatureName_DawnTexelCopyBufferRowAlignment, "dawn-texel-copy-buffer-row-alignment"},
+    {WGPUFeatureName_FlexibleTextureViews, "flexible-texture-views"},
+    {WGPUFeatureName_ChromiumExperimentalSubgroupMatrix, "chromium-experimental-subgroup-matrix"},
+    {WGPUFeatureName_DawnDeviceAllocatorControl, "dawn-device-allocator-control"},
+    {WGPUFeatureName_AdapterPropertiesWGPU, "adapter-properties-wgpu"},
+    {WGPUFeatureName_AtomicVec2uMinMax, "atomic-vec2u-min-max"},
+    {WGPUFeatureName_Unorm16Filterable, "unorm16-filterable"},
+    {WGPUFeatureName_RenderPassRenderArea, "render-pass-render-area"},
+    {WGPUFeatureName_AdapterPropertiesDrm, "adapter-properties-drm"},
+    {WGPUFeatureName_TextureCompressionUnaligned, "texture-compression-unaligned"},
+};
+
+}  // namespace
+
 std::string featureName(WGPUFeatureName f) {
-  switch (f) {
-    // WebGPU spec names.
-    case WGPUFeatureName_CoreFeaturesAndLimits:
-      return "core-features-and-limits";
-    case WGPUFeatureName_DepthClipControl:
-      return "depth-clip-control";
-    case WGPUFeatureName_Depth32FloatStencil8:
-      return "depth32float-stencil8";
-    case WGPUFeatureName_TextureCompressionBC:
-      return "texture-compression-bc";
-    case WGPUFeatureName_TextureCompressionBCSliced3D:
-      return "texture-compression-bc-sliced-3d";
-    case WGPUFeatureName_TextureCompressionETC2:
-      return "texture-compression-etc2";
-    case WGPUFeatureName_TextureCompressionASTC:
-      return "texture-compression-astc";
-    case WGPUFeatureName_TextureCompressionASTCSliced3D:
-      return "texture-compression-astc-sliced-3d";
-    case WGPUFeatureName_TimestampQuery:
-      return "timestamp-query";
-    case WGPUFeatureName_IndirectFirstInstance:
-      return "indirect-first-instance";
-    case WGPUFeatureName_ShaderF16:
-      return "shader-f16";
-    case WGPUFeatureName_RG11B10UfloatRenderable:
-      return "rg11b10ufloat-renderable";
-    case WGPUFeatureName_BGRA8UnormStorage:
-      return "bgra8unorm-storage";
-    case WGPUFeatureName_Float32Filterable:
-      return "float32-filterable";
-    case WGPUFeatureName_Float32Blendable:
-      return "float32-blendable";
-    case WGPUFeatureName_ClipDistances:
-      return "clip-distances";
-    case WGPUFeatureName_DualSourceBlending:
-      return "dual-source-blending";
-    case WGPUFeatureName_Subgroups:
-      return "subgroups";
-    case WGPUFeatureName_TextureFormatsTier1:
-      return "texture-formats-tier1";
-    case WGPUFeatureName_TextureFormatsTier2:
-      return "texture-formats-tier2";
-    case WGPUFeatureName_PrimitiveIndex:
-      return "primitive-index";
-    case WGPUFeatureName_TextureComponentSwizzle:
-      return "texture-component-swizzle";
-    case WGPUFeatureName_SubgroupSizeControl:
-      return "subgroup-size-control";
-    // Dawn extensions, by the names Dawn's JavaScript binding uses.
-    case WGPUFeatureName_DawnInternalUsages:
-      return "dawn-internal-usages";
-    case WGPUFeatureName_DawnMultiPlanarFormats:
-      return "dawn-multi-planar-formats";
-    case WGPUFeatureName_DawnNative:
-      return "dawn-native";
-    case WGPUFeatureName_ChromiumExperimentalTimestampQueryInsidePasses:
-      return "chromium-experimental-timestamp-query-inside-passes";
-    case WGPUFeatureName_ImplicitDeviceSynchronization:
-      return "implicit-device-synchronization";
-    case WGPUFeatureName_TransientAttachments:
-      return "transient-attachments";
-    case WGPUFeatureName_MSAARenderToSingleSampled:
-      return "msaa-render-to-single-sampled";
-    case WGPUFeatureName_Unorm16TextureFormats:
-      return "unorm16-texture-formats";
-    case WGPUFeatureName_HostMappedPointer:
-      return "host-mapped-pointer";
-    case WGPUFeatureName_FramebufferFetch:
-      return "framebuffer-fetch";
-    case WGPUFeatureName_BufferMapExtendedUsages:
-      return "buffer-map-extended-usages";
-    case WGPUFeatureName_AdapterPropertiesMemoryHeaps:
-      return "adapter-properties-memory-heaps";
-    case WGPUFeatureName_AdapterPropertiesVk:
-      return "adapter-properties-vk";
-    case WGPUFeatureName_DawnFormatCapabilities:
-      return "dawn-format-capabilities";
-    case WGPUFeatureName_DawnDrmFormatCapabilities:
-      return "dawn-drm-format-capabilities";
-    case WGPUFeatureName_SharedTextureMemoryDmaBuf:
-      return "shared-texture-memory-dma-buf";
-    case WGPUFeatureName_SharedTextureMemoryOpaqueFD:
-      return "shared-texture-memory-opaque-fd";
-    case WGPUFeatureName_SharedFenceVkSemaphoreOpaqueFD:
-      return "shared-fence-vk-semaphore-opaque-fd";
-    case WGPUFeatureName_SharedFenceSyncFD:
-      return "shared-fence-sync-fd";
-    case WGPUFeatureName_StaticSamplers:
-      return "static-samplers";
-    case WGPUFeatureName_YCbCrVulkanSamplers:
-      return "ycbcr-vulkan-samplers";
-    case WGPUFeatureName_ShaderModuleCompilationOptions:
-      return "shader-module-compilation-options";
-    case WGPUFeatureName_DawnLoadResolveTexture:
-      return "dawn-load-resolve-texture";
-    case WGPUFeatureName_DawnPartialLoadResolveTexture:
-      return "dawn-partial-load-resolve-texture";
-    case WGPUFeatureName_MultiDrawIndirect:
-      return "multi-draw-indirect";
-    case WGPUFeatureName_DawnTexelCopyBufferRowAlignment:
-      return "dawn-texel-copy-buffer-row-alignment";
-    case WGPUFeatureName_FlexibleTextureViews:
-      return "flexible-texture-views";
-    case WGPUFeatureName_ChromiumExperimentalSubgroupMatrix:
-      return "chromium-experimental-subgroup-matrix";
-    case WGPUFeatureName_DawnDeviceAllocatorControl:
-      return "dawn-device-allocator-control";
-    case WGPUFeatureName_AdapterPropertiesWGPU:
-      return "adapter-properties-wgpu";
-    case WGPUFeatureName_AtomicVec2uMinMax:
-      return "atomic-vec2u-min-max";
-    case WGPUFeatureName_Unorm16Filterable:
-      return "unorm16-filterable";
-    case WGPUFeatureName_RenderPassRenderArea:
-      return "render-pass-render-area";
-    case WGPUFeatureName_AdapterPropertiesDrm:
-      return "adapter-properties-drm";
-    case WGPUFeatureName_TextureCompressionUnaligned:
-      return "texture-compression-unaligned";
-    default:
-      return {};
-  }
+  const std::span<const FeatureNameRow> tables[] = {kSpecFeatureNames, kDawnFeatureNames};
+  for (const auto& table : tables)
+    for (const FeatureNameRow& row : table)
+      if (row.feature == f) return row.name;
+  return {};
 }
 
 std::string wgslLanguageFeatureName(WGPUWGSLLanguageFeatureName f) {

@@ -99,7 +99,7 @@ std::vector<uint16_t> expected(const Inputs& in) {
 }  // namespace
 
 NumericsProbe probeNumerics(Device& device) {
-  return withContext("probing the device's f16 rounding", [&] {
+  return withContext("while probing the device's f16 rounding", [&] {
     if (!device.profile().hasFeature("shader-f16"))
       throw Error(ErrorCode::Setup, "the device lacks shader-f16, so the f16 rounding probe cannot run");
     const Inputs in = makeInputs();

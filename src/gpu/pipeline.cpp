@@ -124,7 +124,7 @@ const std::string& ComputePipeline::label() const {
 ComputePipeline Device::createComputePipeline(std::string_view wgsl, std::span<const BindingKind> layout,
                                               std::string_view label) {
   DeviceState& s = *state_;
-  return withContext("creating compute pipeline '" + std::string(label) + "'", [&] {
+  return withContext("while creating compute pipeline '" + std::string(label) + "'", [&] {
     s.checkAlive();
     const Procs& p = procs();
     auto impl = std::make_shared<ComputePipeline::Impl>();
@@ -195,7 +195,7 @@ BindGroup Device::createBindGroup(const ComputePipeline& pipeline, std::span<con
   WGPUBindGroup g = makeBindGroup(s, pipeline.layout(), entries, label);
   if (auto err = scope.popAll()) {
     if (g) procs().BindGroupRelease(g);
-    withContext("creating bind group '" + std::string(label) + "'",
+    withContext("while creating bind group '" + std::string(label) + "'",
                 [&] { throwGpuError(s, err->type, err->message); });
   }
   return BindGroup(state_, g);

@@ -6,10 +6,7 @@
 #include <string>
 #include <vector>
 
-typedef struct WGPUBufferImpl* WGPUBuffer;  // same declarations as webgpu.h
-typedef struct WGPUComputePipelineImpl* WGPUComputePipeline;
-typedef struct WGPUBindGroupLayoutImpl* WGPUBindGroupLayout;
-typedef struct WGPUBindGroupImpl* WGPUBindGroup;
+#include "wgk/webgpu_handles.h"
 
 namespace wgk::gpu {
 

@@ -151,7 +151,7 @@ SubmitResult CommandRecorder::submit() {
     std::string names;
     for (size_t i = 0; i < n && i < 6; ++i) names += (i ? ", " : "") + passes_[i].label;
     if (n > 6) names += ", ...";
-    e.with("submitting " + std::to_string(n) + " dispatch(es): " + names);
+    e.with("while submitting " + std::to_string(n) + " dispatch(es): " + names);
     cleanup();
     throw;
   }

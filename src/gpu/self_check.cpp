@@ -53,7 +53,7 @@ F16MulAddCheck checkF16MulAdd(std::span<const uint16_t> got, std::span<const uin
 }
 
 std::string runF16SelfCheck(Device& device) {
-  return withContext("running the f16 self-check kernel", [&] {
+  return withContext("while running the f16 self-check kernel", [&] {
     if (!device.profile().hasFeature("shader-f16"))
       throw Error(ErrorCode::Setup, "the device lacks shader-f16, so the f16 self-check cannot run");
     constexpr size_t kCount = 256;  // 64 vec4<f16>

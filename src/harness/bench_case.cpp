@@ -5,7 +5,7 @@
 
 #include "harness/roofline.h"
 #include "runtime/attributes.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -30,7 +30,7 @@ std::map<std::string, TensorRef> CaseBuffers::refs() const {
 CaseBuffers prepareCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c) {
   CaseBuffers buf;
   auto host = package::materializeInputs(c);
-  plan::Plan p = kernel.impl().plan(benchCaseRequest(c), /*renderShaders=*/false);
+  plan::Plan p = wgk::introspect::plan(kernel, benchCaseRequest(c), /*renderShaders=*/false);
   std::map<std::string, std::pair<DType, Shape>> outs;
   for (const auto& o : p.outputs) outs[o.name] = {o.dtype, o.shape};
   buf.bytes = package::bytesMoved(host, outs);
@@ -75,20 +75,19 @@ std::vector<double> timeCalls(Runtime& rt, Kernel& kernel, const CaseBuffers& bu
                               const Tunables& tunables, const CaseTiming& timing, CallResult* last) {
   using Clock = std::chrono::steady_clock;
   const auto refs = buf.refs();
-  KernelImpl& k = kernel.impl();
   options.timestamps = false;  // no wait per call: the warm-up calls queue back to back
   const auto warm0 = Clock::now();
   auto warmMs = [&] { return std::chrono::duration<double, std::milli>(Clock::now() - warm0).count(); };
   for (int i = 0; i < timing.warmup || warmMs() < timing.warmupMs; ++i) {
     if (i && i % kDrainEvery == 0) rt.waitIdle();
-    k.call(refs, options, tunables);
+    introspect::call(kernel, refs, options, tunables);
   }
   rt.waitIdle();
 
   options.timestamps = true;
   std::vector<double> us;
   for (int i = 0; i < timing.repeat; ++i) {
-    CallResult r = k.call(refs, options, tunables);
+    CallResult r = introspect::call(kernel, refs, options, tunables);
     if (r.timings.gpuUs < 0)
       throw Error(ErrorCode::Unsupported, "the call returned no GPU time (timestamp-query?)");
     us.push_back(r.timings.gpuUs);

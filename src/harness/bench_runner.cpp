@@ -13,7 +13,8 @@
 
 #include "harness/bench_case.h"
 #include "harness/test_runner.h"
-#include "runtime/runtime_impl.h"
+#include "gpu/device.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -104,9 +105,9 @@ bool isDeviceLimit(const Error& e) {
 }
 
 std::vector<std::string> checkSelection(Kernel& kernel, const BenchSelection& sel) {
-  const auto& pkg = kernel.impl().planner().package();
+  const auto& pkg = wgk::introspect::package(kernel);
   const std::string opId = pkg.manifest().id();
-  package::BenchFile file = withContext("reading bench.json of " + opId, [&] {
+  package::BenchFile file = withContext("while reading bench.json of " + opId, [&] {
     return package::loadBenchFile((pkg.webgpuDir() / "bench.json").string());
   });
   if (!sel.variant.empty()) {
@@ -121,7 +122,7 @@ std::vector<std::string> checkSelection(Kernel& kernel, const BenchSelection& se
 
 std::vector<std::string> variantIds(Kernel& kernel) {
   std::vector<std::string> ids;
-  for (const auto& v : kernel.impl().planner().package().manifest().variants) ids.push_back(v.id);
+  for (const auto& v : wgk::introspect::package(kernel).manifest().variants) ids.push_back(v.id);
   return ids;
 }
 
@@ -176,7 +177,7 @@ void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, co
     // compile + the first run, waited for. (Dawn may still share a pipeline that a live runtime
     // compiled from identical WGSL; measuring cold before the warm runs keeps that rare.)
     // The runtime object itself is not part of a kernel's cold start: create it before the clock.
-    auto fresh = Runtime::createForDevice(rt.impl().device().handle(), rt.impl().options());
+    auto fresh = Runtime::createForDevice(wgk::introspect::device(rt).handle(), wgk::introspect::options(rt));
     auto t0 = Clock::now();
     Kernel k = hooks.reload(*fresh);
     k.call(refs, o);
@@ -229,11 +230,11 @@ void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, co
 
 void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofline& roofline, BenchRun& run,
               const BenchHooks& hooks) {
-  const auto& pkg = kernel.impl().planner().package();
+  const auto& pkg = wgk::introspect::package(kernel);
   const std::string opId = pkg.manifest().id();
   const PackageSource& src = kernel.source();
   run.packages.push_back({opId, src.repo, src.revision, src.origin});
-  package::BenchFile file = withContext("reading bench.json of " + opId, [&] {
+  package::BenchFile file = withContext("while reading bench.json of " + opId, [&] {
     return package::loadBenchFile((pkg.webgpuDir() / "bench.json").string());
   });
   const CaseTiming timing = caseTiming(sel, file);
@@ -279,7 +280,7 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
       BenchMeasurement m = base;
       m.variant = v;
       try {
-        withContext("benchmarking case '" + c->name + "' of " + opId,
+        withContext("while benchmarking case '" + c->name + "' of " + opId,
                     [&] { measureVariant(rt, kernel, *c, buf, v, timing, sel, hooks, m); });
       } catch (const Error& e) {
         // A case larger than the device binds is skipped with the limit as the reason.

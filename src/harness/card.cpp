@@ -194,7 +194,7 @@ std::string tolerancesSection(const Manifest& m, const package::TestFile& tests,
 // The repo id the package is published under: metadata.json's id, else <parent folder>/<op id>.
 std::string repoIdOf(const package::Package& pkg) {
   if (pkg.hasFile("metadata.json")) {
-    auto j = package::parseJsonText(pkg.readFile("metadata.json"), "metadata.json");
+    auto j = wgk::parseOrderedJson(pkg.readFile("metadata.json"), "metadata.json");
     if (j.is_object() && j.contains("id") && j["id"].is_string()) return j["id"].get<std::string>();
   }
   return pkg.rootDir().parent_path().filename().string() + "/" + pkg.manifest().id();
@@ -207,8 +207,7 @@ CardNotes loadCardNotes(const package::Package& pkg) {
   const auto file = pkg.rootDir() / "card.json";
   std::error_code ec;
   if (!std::filesystem::is_regular_file(file, ec)) return notes;
-  return withContext("reading " + file.string(), [&] {
-    package::Json j = package::readJsonFile(file.string());
+  return loadOrderedJsonFile(file.string(), [&](const package::Json& j) {
     package::ObjectReader r(j, "");
     notes.present = true;
     if (const auto* spec = r.optional("operatorSpec")) {
@@ -233,7 +232,7 @@ CardNotes loadCardNotes(const package::Package& pkg) {
 
 std::string generateCard(const package::Package& pkg) {
   const Manifest& m = pkg.manifest();
-  return withContext("generating the kernel card of " + m.id(), [&] {
+  return withContext("while generating the kernel card of " + m.id(), [&] {
     const CardNotes notes = loadCardNotes(pkg);
     const package::TestFile tests = pkg.hasFile("test.json")
                                         ? package::loadTestFile((pkg.webgpuDir() / "test.json").string())

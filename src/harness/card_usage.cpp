@@ -5,6 +5,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "core/shape_text.h"
 #include "harness/card.h"
 
 namespace wgk::harness {
@@ -32,12 +33,6 @@ std::string dtypeEnumerator(DType t) {
       return "Bool";
   }
   return "Float32";
-}
-
-std::string dimsText(const Shape& shape) {
-  std::string out;
-  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out;
 }
 
 // The example request: a case giving the most inputs (optional ones included), with default
@@ -92,7 +87,7 @@ std::string usageSection(const package::Manifest& m, const std::string& repoId,
       shape = example->inputs.at(a->name).shape;
     }
     s << "wgk::HostTensor " << a->name
-      << " = wgk::HostTensor::fromFloats(wgk::DType::" << dtypeEnumerator(dtype) << ", {" << dimsText(shape)
+      << " = wgk::HostTensor::fromFloats(wgk::DType::" << dtypeEnumerator(dtype) << ", {" << joinDims(shape)
       << "}, " << a->name << "Data);\n";
   }
   s << "std::map<std::string, wgk::HostTensor> out = kernel({";

@@ -7,7 +7,7 @@
 #include "harness/chain_internal.h"
 #include "reference/random.h"
 #include "runtime/attributes.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::harness::chain {
@@ -48,7 +48,7 @@ std::map<std::string, std::string> feedback(const plan::Plan& p,
 }  // namespace
 
 Builder caseBuilder(Kernel& kernel, const package::BenchCase& c, bool* fedBack) {
-  const plan::Plan p = kernel.impl().plan(benchCaseRequest(c), /*renderShaders=*/false);
+  const plan::Plan p = wgk::introspect::plan(kernel, benchCaseRequest(c), /*renderShaders=*/false);
   const std::map<std::string, HostTensor> host = package::materializeInputs(c);
   const std::map<std::string, std::string> feeds = feedback(p, host);
   if (fedBack) *fedBack = !feeds.empty();

@@ -8,7 +8,7 @@
 #include "harness/bench_runner.h"
 #include "harness/chain_internal.h"
 #include "package/package.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -106,7 +106,7 @@ nlohmann::json ChainResult::toJson() const {
 std::vector<ChainResult> runCaseChains(Runtime& rt, Kernel& kernel, const ChainOptions& options) {
   checkOptions(options);
   const std::string opId = kernel.source().opId;
-  const std::string file = (kernel.impl().planner().package().webgpuDir() / "bench.json").string();
+  const std::string file = (wgk::introspect::package(kernel).webgpuDir() / "bench.json").string();
   const package::BenchFile bench = package::loadBenchFile(file);
   // --case names one case of one of the packages: the others have none to run.
   if (!options.caseName.empty() && !bench.findCase(options.caseName)) return {};

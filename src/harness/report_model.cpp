@@ -10,10 +10,9 @@
 
 namespace wgk::harness {
 namespace {
-nlohmann::json readJson(const std::string& path, const std::string& what) {
-  std::ifstream in(path);
-  if (!in) throw Error(ErrorCode::Io, "cannot open " + what + " '" + path + "'");
-  return withContext("reading " + what, [&] { return readJsonFile(path); });
+template <class Fn>
+decltype(auto) readJson(const std::string& path, const std::string& what, Fn&& read) {
+  return loadJsonFile(path, std::forward<Fn>(read), what + " " + path);
 }
 
 double num(const nlohmann::json& j, const char* key) {
@@ -135,15 +134,16 @@ ChainTable parseChainEvidence(const nlohmann::json& doc, const std::string& sour
 
 void loadEvidenceFile(const std::string& path, std::vector<Evidence>* bench,
                       std::vector<ChainTable>* chains) {
-  const nlohmann::json doc = readJson(path, "evidence file");
-  if (isChainEvidence(doc))
-    chains->push_back(parseChainEvidence(doc, path));
-  else
-    bench->push_back(parseEvidence(doc, path));
+  readJson(path, "evidence file", [&](const nlohmann::json& doc) {
+    if (isChainEvidence(doc))
+      chains->push_back(parseChainEvidence(doc, path));
+    else
+      bench->push_back(parseEvidence(doc, path));
+  });
 }
 
 Evidence loadEvidence(const std::string& path) {
-  return parseEvidence(readJson(path, "evidence file"), path);
+  return readJson(path, "evidence file", [&](const nlohmann::json& doc) { return parseEvidence(doc, path); });
 }
 
 const PeerRow* Peers::find(const std::string& opId, uint64_t bytes) const {
@@ -171,7 +171,7 @@ Peers parsePeers(const nlohmann::json& doc, const std::string& source) {
 }
 
 Peers loadPeers(const std::string& path) {
-  return parsePeers(readJson(path, "peers file"), path);
+  return readJson(path, "peers file", [&](const nlohmann::json& doc) { return parsePeers(doc, path); });
 }
 
 ReportModel ReportModel::build(const std::vector<Evidence>& files, std::optional<Peers> peers) {

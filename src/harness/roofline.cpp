@@ -5,7 +5,8 @@
 #include <chrono>
 #include <cmath>
 
-#include "runtime/runtime_impl.h"
+#include "gpu/device.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -66,9 +67,9 @@ std::string CopyRoofline::copyWgsl(uint32_t perThread, uint32_t workgroupSize) {
 
 void CopyRoofline::spinUp(double ms) {
   if (ms <= 0) return;
-  withContext("spinning the GPU up", [&] {
-    std::lock_guard lock(runtime_.gpuMutex());
-    gpu::Device& dev = runtime_.device();
+  withContext("while spinning the GPU up", [&] {
+    std::lock_guard lock(introspect::gpuMutex(runtime_));
+    gpu::Device& dev = introspect::device(runtime_);
     constexpr uint64_t kHalf = 32ull << 20;  // 64 MiB moved per copy
     if (!spinSrc_) {
       spinSrc_ =
@@ -120,91 +121,117 @@ std::vector<std::pair<uint64_t, uint64_t>> CopyRoofline::chunksFor(uint64_t half
   return out;
 }
 
+namespace {
+
+// The device's limits that shape a copy, checked for a copy of `bytes`.
+struct CopySetup {
+  uint64_t half = 0;  // bytes per buffer
+  std::vector<Chunk> chunks;
+  uint64_t maxDim = 0, maxWg = 0;
+};
+
+CopySetup copySetup(const DeviceProfile& prof, uint64_t bytes) {
+  if (!prof.hasFeature("timestamp-query"))
+    throw Error(ErrorCode::Unsupported, "the device has no timestamp-query: GPU time cannot be measured");
+  CopySetup c;
+  c.half = std::max<uint64_t>(16, (bytes / 2 + 15) / 16 * 16);
+  if (c.half > prof.limit("maxBufferSize"))
+    throw Error(ErrorCode::Unsupported, "a copy of " + std::to_string(bytes) + " bytes needs buffers of " +
+                                            std::to_string(c.half) + " bytes, more than the device's maxBufferSize (" +
+                                            std::to_string(prof.limit("maxBufferSize")) + ")");
+  c.chunks = copyChunks(c.half, prof.limit("maxStorageBufferBindingSize"), prof.limit("minStorageBufferOffsetAlignment"));
+  c.maxDim = prof.limit("maxComputeWorkgroupsPerDimension");
+  c.maxWg = std::min(prof.limit("maxComputeInvocationsPerWorkgroup"), prof.limit("maxComputeWorkgroupSizeX"));
+  return c;
+}
+
+// Each chunk's workgroup grid for `per` words per invocation at workgroup size `wg`, folded
+// balanced into y (as the planner folds `threads` dispatches): few idle workgroups.
+std::vector<std::pair<uint32_t, uint32_t>> copyGrids(const CopySetup& c, uint32_t wg, uint32_t per, uint64_t bytes) {
+  std::vector<std::pair<uint32_t, uint32_t>> grids;
+  for (const Chunk& chunk : c.chunks) {
+    const uint64_t groups = (chunk.size / 16 + uint64_t{wg} * per - 1) / (uint64_t{wg} * per);
+    const uint64_t y = (groups + c.maxDim - 1) / c.maxDim;
+    const uint64_t x = (groups + y - 1) / y;
+    if (y > c.maxDim)
+      throw Error(ErrorCode::Unsupported, "copy of " + std::to_string(bytes) + " bytes needs too many workgroups");
+    grids.emplace_back(static_cast<uint32_t>(x), static_cast<uint32_t>(y));
+  }
+  return grids;
+}
+
+// Records and submits n copies, each one dispatch per chunk (its own pass: its own timestamps).
+gpu::SubmitResult submitCopies(gpu::Device& dev, const gpu::ComputePipeline& pipe,
+                               const std::vector<std::array<gpu::BindingEntry, 2>>& entries,
+                               const std::vector<std::pair<uint32_t, uint32_t>>& grids, int n, bool timestamps) {
+  gpu::CommandRecorder rec = dev.recorder({.timestamps = timestamps});
+  for (int i = 0; i < n; ++i)
+    for (size_t j = 0; j < entries.size(); ++j)
+      rec.dispatch(pipe, entries[j], grids[j].first, grids[j].second, 1, "copy");
+  return rec.submit();
+}
+
+// The GPU time of each of `repeat` copies after `warmup` untimed ones (microseconds; a copy's time
+// is the sum of its chunks').
+std::vector<double> timeCopies(gpu::Device& dev, const gpu::ComputePipeline& pipe,
+                               const std::vector<std::array<gpu::BindingEntry, 2>>& entries,
+                               const std::vector<std::pair<uint32_t, uint32_t>>& grids, int warmup, int repeat) {
+  const size_t k = entries.size();
+  std::vector<double> us;
+  const int total = warmup + repeat;
+  for (int done = 0; done < total;) {
+    const int n = std::min(kBatch, total - done);
+    gpu::SubmitResult r = submitCopies(dev, pipe, entries, grids, n, true);
+    for (int i = 0; i < n; ++i, ++done) {
+      if (done < warmup) continue;
+      double ns = 0;
+      for (size_t j = 0; j < k; ++j) ns += static_cast<double>(r.passNs.at(static_cast<size_t>(i) * k + j));
+      us.push_back(ns / 1e3);
+    }
+  }
+  return us;
+}
+
+}  // namespace
+
 const CopyMeasurement& CopyRoofline::measure(uint64_t bytes, int warmup, int repeat, double warmupMs) {
   if (auto it = done_.find(bytes); it != done_.end()) return it->second;
   if (repeat < 1)
     throw Error(ErrorCode::InvalidArgument, "the copy roofline needs at least one timed repeat");
   return withContext(
-      "measuring the copy roofline on " + std::to_string(bytes) + " bytes", [&]() -> const CopyMeasurement& {
-        std::lock_guard lock(runtime_.gpuMutex());
-        gpu::Device& dev = runtime_.device();
-        const DeviceProfile& prof = dev.profile();
-        if (!prof.hasFeature("timestamp-query"))
-          throw Error(ErrorCode::Unsupported,
-                      "the device has no timestamp-query: GPU time cannot be measured");
-        const uint64_t half = std::max<uint64_t>(16, (bytes / 2 + 15) / 16 * 16);
-        if (half > prof.limit("maxBufferSize"))
-          throw Error(ErrorCode::Unsupported, "a copy of " + std::to_string(bytes) +
-                                                  " bytes needs buffers of " + std::to_string(half) +
-                                                  " bytes, more than the device's maxBufferSize (" +
-                                                  std::to_string(prof.limit("maxBufferSize")) + ")");
-        const std::vector<Chunk> chunks = copyChunks(half, prof.limit("maxStorageBufferBindingSize"),
-                                                     prof.limit("minStorageBufferOffsetAlignment"));
-        const uint64_t maxDim = prof.limit("maxComputeWorkgroupsPerDimension");
+      "while measuring the copy roofline on " + std::to_string(bytes) + " bytes", [&]() -> const CopyMeasurement& {
+        std::lock_guard lock(introspect::gpuMutex(runtime_));
+        gpu::Device& dev = introspect::device(runtime_);
+        const CopySetup setup = copySetup(dev.profile(), bytes);
         gpu::Buffer src =
-            dev.createBuffer(half, gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst, "copy src");
-        gpu::Buffer dst = dev.createBuffer(half, gpu::BufferUsage::Storage, "copy dst");
-        const uint64_t maxWg =
-            std::min(prof.limit("maxComputeInvocationsPerWorkgroup"), prof.limit("maxComputeWorkgroupSizeX"));
+            dev.createBuffer(setup.half, gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst, "copy src");
+        gpu::Buffer dst = dev.createBuffer(setup.half, gpu::BufferUsage::Storage, "copy dst");
         std::vector<std::array<gpu::BindingEntry, 2>> entries;
-        for (const Chunk& c : chunks)
+        for (const Chunk& c : setup.chunks)
           entries.push_back({gpu::BindingEntry{src.handle(), c.offset, c.size},
                              gpu::BindingEntry{dst.handle(), c.offset, c.size}});
-        const size_t k = chunks.size();
         CopyMeasurement best;
         bool spunUp = false;
         for (uint32_t wg : kWorkgroupSizes) {
-          if (wg > maxWg) continue;
+          if (wg > setup.maxWg) continue;
           for (uint32_t per : kPerThread) {
             const std::string name = kernelName(per, wg);
             auto& pipe = pipelines_[name];
             if (!pipe) {
-              const gpu::BindingKind layout[] = {gpu::BindingKind::ReadOnlyStorage,
-                                                 gpu::BindingKind::Storage};
+              const gpu::BindingKind layout[] = {gpu::BindingKind::ReadOnlyStorage, gpu::BindingKind::Storage};
               pipe = dev.createComputePipeline(copyWgsl(per, wg), layout, "copy " + name);
             }
-            std::vector<std::pair<uint32_t, uint32_t>> grids;
-            for (const Chunk& c : chunks) {
-              const uint64_t groups = (c.size / 16 + uint64_t{wg} * per - 1) / (uint64_t{wg} * per);
-              // Balanced folding (as the planner folds `threads` dispatches): few idle workgroups.
-              const uint64_t y = (groups + maxDim - 1) / maxDim;
-              const uint64_t x = (groups + y - 1) / y;
-              if (y > maxDim)
-                throw Error(ErrorCode::Unsupported,
-                            "copy of " + std::to_string(bytes) + " bytes needs too many workgroups");
-              grids.emplace_back(static_cast<uint32_t>(x), static_cast<uint32_t>(y));
-            }
-            // n copies, each one dispatch per chunk (its own pass, so its own timestamps).
-            auto record = [&](int n, bool timestamps) {
-              gpu::CommandRecorder rec = dev.recorder({.timestamps = timestamps});
-              for (int i = 0; i < n; ++i)
-                for (size_t j = 0; j < k; ++j)
-                  rec.dispatch(pipe, entries[j], grids[j].first, grids[j].second, 1, "copy");
-              return rec.submit();
-            };
+            const auto grids = copyGrids(setup, wg, per, bytes);
             if (!spunUp) {
               // Untimed batches until warmupMs has passed: the clocks stay up between the cases'
               // own spin-up (spinUp()) and the timed copies.
               const auto t0 = std::chrono::steady_clock::now();
-              while (
-                  std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() <
-                  warmupMs)
-                record(kBatch, false);
+              while (std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count() <
+                     warmupMs)
+                submitCopies(dev, pipe, entries, grids, kBatch, false);
               spunUp = true;
             }
-            std::vector<double> us;
-            const int total = warmup + repeat;
-            for (int done = 0; done < total;) {
-              const int n = std::min(kBatch, total - done);
-              gpu::SubmitResult r = record(n, true);
-              for (int i = 0; i < n; ++i, ++done) {
-                if (done < warmup) continue;
-                double ns = 0;
-                for (size_t j = 0; j < k; ++j)
-                  ns += static_cast<double>(r.passNs.at(static_cast<size_t>(i) * k + j));
-                us.push_back(ns / 1e3);
-              }
-            }
+            const std::vector<double> us = timeCopies(dev, pipe, entries, grids, warmup, repeat);
             const double med = medianOf(us);
             best.candidates[name] = static_cast<double>(bytes) / std::max(med, 1e-3) / 1e3;
             if (best.kernel.empty() || med < best.gpuUsMedian) {
@@ -215,7 +242,7 @@ const CopyMeasurement& CopyRoofline::measure(uint64_t bytes, int warmup, int rep
           }
         }
         best.bytes = bytes;
-        best.chunks = static_cast<int>(k);
+        best.chunks = static_cast<int>(setup.chunks.size());
         // A timestamp resolution of zero (a copy too small to see) would give infinite GB/s: clamp to 1 ns.
         best.gbps = static_cast<double>(bytes) / std::max(best.gpuUsMedian, 1e-3) / 1e3;
         return done_.emplace(bytes, best).first->second;

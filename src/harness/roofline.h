@@ -2,7 +2,7 @@
 // WebGPU compute kernel. Every memory-bound op is measured against it (`wgk bench`):
 // roofline_ratio = op GB/s / copy GB/s on buffers of the same total size, in the same run.
 //
-//   harness::CopyRoofline roof(rt->impl());
+//   harness::CopyRoofline roof(*rt);
 //   harness::CopyMeasurement m = roof.measure(bytes, /*warmup=*/3, /*repeat=*/20);
 //
 // Several copy kernels are timed (1, 2, 4 or 8 vec4<f32> per thread with coalesced strides inside
@@ -20,10 +20,7 @@
 
 #include "gpu/buffer.h"
 #include "gpu/pipeline.h"
-
-namespace wgk {
-class RuntimeImpl;
-}
+#include "wgk/runtime.h"
 
 namespace wgk::harness {
 
@@ -39,7 +36,7 @@ struct CopyMeasurement {
 
 class CopyRoofline {
  public:
-  explicit CopyRoofline(RuntimeImpl& runtime) : runtime_(runtime) {}
+  explicit CopyRoofline(Runtime& runtime) : runtime_(runtime) {}
   // Times every copy variant on fresh buffers of bytes/2 each; results are memoised by size so
   // cases that move the same bytes share one measurement. Needs timestamp-query. Warm-up is at
   // least `warmup` copies and at least `warmupMs` of back-to-back copies (clocks; bench_runner.h).
@@ -59,7 +56,7 @@ class CopyRoofline {
   static std::string copyWgsl(uint32_t perThread, uint32_t workgroupSize = 256);
 
  private:
-  RuntimeImpl& runtime_;
+  Runtime& runtime_;
   std::map<std::string, gpu::ComputePipeline> pipelines_;  // by kernel name
   std::map<uint64_t, CopyMeasurement> done_;
   std::unique_ptr<gpu::Buffer> spinSrc_, spinDst_;  // created by the first spinUp()

@@ -2,9 +2,10 @@
 
 #include <cmath>
 
+#include "core/shape_text.h"
 #include "reference/registry.h"
 #include "runtime/attributes.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -23,9 +24,7 @@ std::map<std::string, double> numericAttrs(const package::TestCase& c) {
 std::string describeInputs(const std::map<std::string, HostTensor>& inputs) {
   if (inputs.empty()) return "";
   const auto& [name, t] = *inputs.begin();
-  std::string s = name + ":" + std::string(dtypeName(t.dtype())) + "[";
-  for (size_t i = 0; i < t.shape().size(); ++i) s += (i ? "x" : "") + std::to_string(t.shape()[i]);
-  return s + "]";
+  return name + ":" + std::string(dtypeName(t.dtype())) + "[" + joinDims(t.shape(), "x") + "]";
 }
 }  // namespace
 
@@ -80,7 +79,7 @@ std::vector<std::string> selectVariants(Kernel& kernel, const plan::PlanRequest&
   if (!allVariants && variant.empty()) return {""};
   plan::Plan p;
   try {
-    p = kernel.impl().plan(request, /*renderShaders=*/false);
+    p = wgk::introspect::plan(kernel, request, /*renderShaders=*/false);
   } catch (const Error& e) {
     if (e.code() != ErrorCode::NoVariant) throw;
     *skipReason = "no variant is eligible";
@@ -150,9 +149,9 @@ TestOutcome runTestCase(Kernel& kernel, const package::TestCase& c, const Prepar
 
 TestSummary runTests(Kernel& kernel, const TestSelection& sel,
                      const std::function<void(const TestOutcome&)>& onOutcome) {
-  const auto& pkg = kernel.impl().planner().package();
+  const auto& pkg = wgk::introspect::package(kernel);
   const std::string opId = pkg.manifest().id();
-  package::TestFile file = withContext("reading test.json of " + opId, [&] {
+  package::TestFile file = withContext("while reading test.json of " + opId, [&] {
     return package::loadTestFile((pkg.webgpuDir() / "test.json").string());
   });
   if (!sel.caseName.empty() && !file.findCase(sel.caseName))

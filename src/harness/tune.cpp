@@ -7,7 +7,7 @@
 
 #include "harness/bench_case.h"
 #include "harness/report_model.h"
-#include "runtime/runtime_impl.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -53,13 +53,13 @@ void record(runtime::TuningEntry& e, TuneOutcome& o, const std::string& variant,
 // value) whose plan differs from every plan already timed for that variant.
 void searchCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const CaseTiming& timing,
                 runtime::TuningEntry& e, TuneOutcome& o, std::string& errors) {
-  const package::Manifest& m = kernel.impl().planner().package().manifest();
+  const package::Manifest& m = wgk::introspect::package(kernel).manifest();
   const plan::PlanRequest base = benchCaseRequest(c);
   auto fingerprintOf = [&](const std::string& variant, const Tunables& tunables) {
     plan::PlanRequest r = base;
     r.forcedVariant = variant;
     r.tunables = tunables;
-    return fingerprint(kernel.impl().plan(r, /*renderShaders=*/true));
+    return fingerprint(wgk::introspect::plan(kernel, r, /*renderShaders=*/true));
   };
   std::map<std::string, std::set<std::string>> timed;  // variant -> fingerprints of the plans timed
   for (const auto& [variant, gbps] : e.candidates.items()) {
@@ -82,7 +82,7 @@ void searchCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const 
       r.tunables = tunables;
       plan::Plan p;
       try {
-        p = kernel.impl().plan(r, /*renderShaders=*/false);
+        p = wgk::introspect::plan(kernel, r, /*renderShaders=*/false);
       } catch (const Error& err) {
         if (err.code() != ErrorCode::NoVariant)
           errors += (errors.empty() ? "" : "; ") + name + "=" + std::to_string(value) + ": " + err.what();
@@ -174,7 +174,7 @@ std::vector<TuneOutcome> tunePackage(Runtime& rt, Kernel& kernel, BenchSelection
   h.reload = nullptr;
   runBench(rt, kernel, sel, roofline, run, h);
 
-  const auto& pkg = kernel.impl().planner().package();
+  const auto& pkg = wgk::introspect::package(kernel);
   const std::string opId = pkg.manifest().id();
   package::BenchFile file = package::loadBenchFile((pkg.webgpuDir() / "bench.json").string());
   const CaseTiming timing = caseTiming(sel, file);

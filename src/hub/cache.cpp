@@ -8,6 +8,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/environment.h"
 #include "core/json_read.h"
 #include "hub/fs_util.h"
 #include "wgk/error.h"
@@ -69,13 +70,11 @@ PackageMetadata verifyWebgpuFolder(const fs::path& dir, bool withTests) {
 Cache::Cache(fs::path root) : root_(std::move(root)) {}
 
 fs::path Cache::defaultRoot() {
-  std::string env = envOr("WGK_CACHE");
-  if (!env.empty()) return env;
-  std::string xdg = envOr("XDG_CACHE_HOME");
-  if (!xdg.empty()) return fs::path(xdg) / "wgk";
-  std::string home = envOr("HOME");
-  if (home.empty()) throw Error(ErrorCode::Setup, "no cache folder: set WGK_CACHE or HOME");
-  return fs::path(home) / ".cache" / "wgk";
+  const Environment env = readEnvironment();
+  if (!env.cache.empty()) return env.cache;
+  if (!env.xdgCacheHome.empty()) return fs::path(env.xdgCacheHome) / "wgk";
+  if (env.home.empty()) throw Error(ErrorCode::Setup, "no cache folder: set WGK_CACHE or HOME");
+  return fs::path(env.home) / ".cache" / "wgk";
 }
 
 fs::path Cache::repoDir(const RepoId& repo) const {
@@ -91,13 +90,22 @@ bool Cache::has(const RepoId& repo, const std::string& commit) const {
   return fs::is_regular_file(webgpuDir(packageDir(repo, commit)) / "metadata.json", ec);
 }
 
+// refs-checked.json: a damaged file is read as no answer (it is rewritten on the next one).
+static json readStateFile(const fs::path& file) {
+  try {
+    return parseJsonOrDiscarded(readFileBytes(file), file.string());
+  } catch (const Error&) {
+    return json();
+  }
+}
+
 static json readRefs(const fs::path& file) {
   std::error_code ec;
   if (!fs::exists(file, ec)) return json::object();
   try {
     json j = parseJson(readFileBytes(file), file.string());
     if (j.is_object()) return j;
-  } catch (const std::exception&) {
+  } catch (const Error&) {
   }
   throw Error(ErrorCode::Io, "cache refs file " + file.string() + " is corrupt; run `wgk cache clean`");
 }
@@ -121,7 +129,7 @@ std::optional<RefCheck> Cache::readRefCheck(const RepoId& repo, const std::strin
   std::error_code ec;
   if (!fs::exists(file, ec)) return std::nullopt;
   // A damaged state file only costs a request: it is rewritten on the next answer.
-  json j = json::parse(readFileBytes(file), nullptr, false);
+  json j = readStateFile(file);
   if (!j.is_object() || !j.contains(branch) || !j[branch].is_object()) return std::nullopt;
   const json& e = j[branch];
   if (!e.contains("at") || !e["at"].is_number_integer()) return std::nullopt;
@@ -132,7 +140,7 @@ void Cache::writeRefCheck(const RepoId& repo, const std::string& branch, const R
   FileLock lock(repoDir(repo) / ".lock");
   fs::path file = repoDir(repo) / "refs-checked.json";
   std::error_code ec;
-  json j = fs::exists(file, ec) ? json::parse(readFileBytes(file), nullptr, false) : json::object();
+  json j = fs::exists(file, ec) ? readStateFile(file) : json::object();
   if (!j.is_object()) j = json::object();
   json e = {{"at", check.at}, {"reachable", check.reachable}};
   if (!check.detail.empty()) e["detail"] = check.detail;

@@ -108,7 +108,7 @@ StagedPackage downloadPackageBefore(const RepoId& repo, const PackageRequest& re
 
   if (!have.count("manifest.json")) {
     std::string manifestBytes = fetchVerified("manifest.json");
-    ManifestFacts facts = readManifestFacts(manifestBytes, meta.manifestSpec);
+    ManifestFacts facts = manifestFacts(package::readManifest(manifestBytes, "manifest.json", meta.manifestSpec));
     if (facts.opId() != meta.name)
       throw Error(ErrorCode::Integrity, "manifest.json of " + repo.str() + " declares op \"" + facts.opId() +
                                             "\" but metadata.json names \"" + meta.name + "\"");

@@ -115,9 +115,4 @@ void removeQuietly(const fs::path& path) {
   fs::remove_all(path, ec);
 }
 
-std::string envOr(const char* name, const std::string& fallback) {
-  const char* v = std::getenv(name);
-  return (v && *v) ? std::string(v) : fallback;
-}
-
 }  // namespace wgk::hub

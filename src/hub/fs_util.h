@@ -41,7 +41,4 @@ class TempDir {
 // Removes a tree, ignoring errors (used for clean-up on failure paths).
 void removeQuietly(const fs::path& path);
 
-// The value of an environment variable, or "" when unset.
-std::string envOr(const char* name, const std::string& fallback = "");
-
 }  // namespace wgk::hub

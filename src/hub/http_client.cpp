@@ -128,18 +128,6 @@ std::string urlOrigin(const std::string& url) {
 namespace {
 using Clock = std::chrono::steady_clock;
 
-long envSeconds(const char* name, long fallback) {
-  const char* v = std::getenv(name);
-  if (!v || !*v) return fallback;
-  char* end = nullptr;
-  errno = 0;
-  const long n = std::strtol(v, &end, 10);
-  if (*end || errno || n <= 0 || n > 86400)
-    throw Error(ErrorCode::InvalidArgument,
-                std::string(name) + "='" + v + "' is not a whole number of seconds in [1, 86400]");
-  return n;
-}
-
 // The earlier of the file's own deadline and the download's.
 struct Deadline {
   Clock::time_point at;
@@ -166,11 +154,6 @@ Deadline deadlineFor(const HttpSettings& s) {
                   ": the server is too slow or stalled");
 }
 }  // namespace
-
-void applyDeadlineEnvironment(HttpSettings& s) {
-  s.fileDeadlineSec = envSeconds("WGK_HUB_FILE_TIMEOUT_S", s.fileDeadlineSec);
-  s.downloadDeadlineSec = envSeconds("WGK_HUB_DOWNLOAD_TIMEOUT_S", s.downloadDeadlineSec);
-}
 
 // One attempt: follows redirects by hand. Returns the curl code; fills resp / transfer.
 static CURLcode attempt(const std::string& url, const HttpSettings& s, const Deadline& deadline,

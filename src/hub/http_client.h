@@ -41,10 +41,6 @@ struct HttpResponse {
 // Error(InvalidArgument) for anything else.
 std::string urlOrigin(const std::string& url);
 
-// WGK_HUB_FILE_TIMEOUT_S / WGK_HUB_DOWNLOAD_TIMEOUT_S (whole seconds > 0) into `s`;
-// Error(InvalidArgument) for another value.
-void applyDeadlineEnvironment(HttpSettings& s);
-
 // GETs `url` (label names the file in messages and progress). Returns only 2xx responses; 404 is
 // Error(NotFound), other failures Error(Network) with the status or curl's reason; running past
 // fileDeadlineSec or downloadDeadline is Error(Network) saying which deadline.

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <set>
 
+#include "core/environment.h"
 #include "hub/cache.h"
 #include "hub/fs_util.h"
 
@@ -13,15 +14,6 @@
 namespace wgk::hub {
 
 namespace {
-
-long refsTtlFromEnv() {
-  std::string text = envOr("WGK_REFS_TTL");
-  if (text.empty()) return kDefaultRefsTtlSec;
-  if (text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
-    throw Error(ErrorCode::InvalidArgument,
-                "WGK_REFS_TTL=\"" + text + "\" must be a whole number of seconds (0: ask on every resolve)");
-  return std::stol(text);
-}
 
 // Each distinct announcement once per process: a program loading one package many times should
 // not repeat the same line.
@@ -36,18 +28,19 @@ void stderrNotice(const std::string& line) {
 
 HubOptions effectiveOptions(const HubOptions& options) {
   HubOptions o = options;
-  if (o.endpoint.empty()) o.endpoint = envOr("WGK_ENDPOINT", kDefaultEndpoint);
+  const Environment env = readEnvironment();
+  if (o.endpoint.empty()) o.endpoint = env.endpoint.empty() ? kDefaultEndpoint : env.endpoint;
   while (!o.endpoint.empty() && o.endpoint.back() == '/') o.endpoint.pop_back();
   if (o.cacheDir.empty()) o.cacheDir = Cache::defaultRoot().string();
-  std::string off = envOr("WGK_OFFLINE");
-  std::transform(off.begin(), off.end(), off.begin(), [](char c) { return char(std::tolower(c)); });
-  if (off == "1" || off == "true" || off == "yes") o.offline = true;
-  if (!o.token) o.token = envOr("WGK_TOKEN");
+  if (env.offline) o.offline = true;
+  if (env.noVerify) o.verifyFolders = false;
+  if (!o.token) o.token = env.token;
   o.http.token = *o.token;
-  applyDeadlineEnvironment(o.http);
+  if (auto s = env.hubFileTimeoutSec()) o.http.fileDeadlineSec = *s;
+  if (auto s = env.hubDownloadTimeoutSec()) o.http.downloadDeadlineSec = *s;
   // Validated even offline, so a typo is reported at once rather than on the first download.
   o.http.tokenOrigin = urlOrigin(o.endpoint);
-  if (!o.refsTtlSec) o.refsTtlSec = refsTtlFromEnv();
+  if (!o.refsTtlSec) o.refsTtlSec = env.refsTtlSec().value_or(kDefaultRefsTtlSec);
   if (*o.refsTtlSec < 0)
     throw Error(ErrorCode::InvalidArgument,
                 "the refs TTL must be 0 or more seconds, not " + std::to_string(*o.refsTtlSec));

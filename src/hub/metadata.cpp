@@ -18,14 +18,7 @@ fs::path webgpuDir(const fs::path& packageDir) {
   return packageDir / "build" / "webgpu";
 }
 
-static json parseJson(const std::string& bytes, const std::string& what) {
-  return wgk::parseJson(bytes, what);
-}
-
-ManifestFacts readManifestFacts(const std::string& manifestBytes, std::optional<std::string> spec) {
-  const package::Manifest m = withContext("reading manifest.json", [&] {
-    return package::parseManifest(package::parseJsonText(manifestBytes, "manifest.json"), spec);
-  });
+ManifestFacts manifestFacts(const package::Manifest& m) {
   ManifestFacts f{m.domain, m.name, std::nullopt, {}};
   if (m.dialect == package::Dialect::Spec21) f.manifestSpec = "2.1";
   for (const auto& v : m.variants) f.variantShaders.emplace_back(v.id, m.shaderFiles(v));
@@ -76,7 +69,7 @@ std::string PackageMetadata::serialize() const {
 }
 
 PackageMetadata PackageMetadata::parse(const std::string& bytes) {
-  json j = parseJson(bytes, "metadata.json");
+  json j = wgk::parseJson(bytes, "metadata.json");
   auto fail = [](const std::string& why) { throw Error(ErrorCode::Manifest, "metadata.json: " + why); };
   auto str = [&](const json& o, const char* key) {
     if (!o.contains(key) || !o[key].is_string()) fail(std::string("\"") + key + "\" must be a string");
@@ -165,7 +158,7 @@ PackageMetadata generateMetadata(const fs::path& packageDir, const std::string& 
   fs::path dir = webgpuDir(packageDir);
   refuseSymlinks(dir);
   fs::path abs = fs::weakly_canonical(fs::absolute(packageDir));
-  ManifestFacts facts = readManifestFacts(readFileBytes(dir / "manifest.json"));
+  ManifestFacts facts = manifestFacts(package::loadManifest((dir / "manifest.json").string()));
   std::string basename = name.empty() ? abs.filename().string() : name;
   if (facts.opId() != basename)
     throw Error(ErrorCode::Manifest, "the package folder is named \"" + basename +

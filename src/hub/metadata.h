@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "package/manifest.h"
+
 namespace wgk::hub {
 
 namespace fs = std::filesystem;
@@ -19,9 +21,9 @@ namespace fs = std::filesystem;
 // The folder of a package that holds the files: <package>/build/webgpu.
 fs::path webgpuDir(const fs::path& packageDir);
 
-// What the hub needs from manifest.json, read by the package model (either dialect; `spec` is
-// metadata.json's webgpu.manifestSpec when known): the op id, the dialect and, per variant
-// (families expanded), the shader files its passes name.
+// What the hub needs from a manifest (read by package::readManifest / loadManifest, either
+// dialect): the op id, the dialect and, per variant (families expanded), the shader files its
+// passes name.
 struct ManifestFacts {
   std::string domain;
   std::string name;
@@ -29,7 +31,7 @@ struct ManifestFacts {
   std::vector<std::pair<std::string, std::vector<std::string>>> variantShaders;  // declaration order
   std::string opId() const { return domain + "." + name; }
 };
-ManifestFacts readManifestFacts(const std::string& manifestBytes, std::optional<std::string> spec = std::nullopt);
+ManifestFacts manifestFacts(const package::Manifest& manifest);
 
 // `shaders` plus every template they reach through {% include "..." %}, read from `dir`.
 // A missing file is Error(Manifest) naming it.

@@ -6,6 +6,7 @@
 #include "hub/downloader.h"
 #include "hub/fs_util.h"
 #include "hub/lock_file.h"
+#include "core/foreign_errors.h"
 #include "wgk/error.h"
 
 namespace wgk::hub {
@@ -202,33 +203,35 @@ ResolvedPackage resolvePackage(const std::string& repoText, const PackageRequest
                                const HubOptions& options) {
   RepoId repo = parseRepoId(repoText);
   return withContext("in package " + repo.str() + " (" + req.gitRev() + ")", [&] {
-    checkTrusted(repo, options.trustRemoteCode);
-    HubOptions o = effectiveOptions(options);
-    if (!o.lockFile.empty()) {
-      LockFile lock = LockFile::load(o.lockFile);
-      const LockEntry* entry = lock.find(repo);
-      if (!entry)
-        throw Error(ErrorCode::NotFound,
-                    repo.str() + " is not in the lock file " + o.lockFile + "; add it with `wgk lock`");
-      return resolveWithLock(repo, req, *entry, o);
-    }
-    Cache cache(o.cacheDir);
-    if (req.pinned()) {
-      // A pin names exact bytes: once they are here, the network has nothing to add.
-      if (auto f = fromCache(cache, repo, *req.revision, o))
-        return finish(repo, req, PackageOrigin::Cache, std::move(*f));
-      if (auto f = fromEmbedded(repo, req, o))
-        return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
-      if (o.offline) throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
-      return finish(repo, req, PackageOrigin::Network, fromNetwork(cache, repo, req, o));
-    }
-    if (!o.offline) return resolveBranch(cache, repo, req, o);
-    // Offline: the commit the branch last named, else the embedded copy.
-    if (auto ref = cache.readRef(repo, req.gitRev()))
-      if (auto f = fromCache(cache, repo, *ref, o))
-        return finish(repo, req, PackageOrigin::Cache, std::move(*f));
-    if (auto f = fromEmbedded(repo, req, o)) return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
-    throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
+    return asWgkErrors([&] {
+      checkTrusted(repo, options.trustRemoteCode);
+      HubOptions o = effectiveOptions(options);
+      if (!o.lockFile.empty()) {
+        LockFile lock = LockFile::load(o.lockFile);
+        const LockEntry* entry = lock.find(repo);
+        if (!entry)
+          throw Error(ErrorCode::NotFound,
+                      repo.str() + " is not in the lock file " + o.lockFile + "; add it with `wgk lock`");
+        return resolveWithLock(repo, req, *entry, o);
+      }
+      Cache cache(o.cacheDir);
+      if (req.pinned()) {
+        // A pin names exact bytes: once they are here, the network has nothing to add.
+        if (auto f = fromCache(cache, repo, *req.revision, o))
+          return finish(repo, req, PackageOrigin::Cache, std::move(*f));
+        if (auto f = fromEmbedded(repo, req, o))
+          return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
+        if (o.offline) throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
+        return finish(repo, req, PackageOrigin::Network, fromNetwork(cache, repo, req, o));
+      }
+      if (!o.offline) return resolveBranch(cache, repo, req, o);
+      // Offline: the commit the branch last named, else the embedded copy.
+      if (auto ref = cache.readRef(repo, req.gitRev()))
+        if (auto f = fromCache(cache, repo, *ref, o))
+          return finish(repo, req, PackageOrigin::Cache, std::move(*f));
+      if (auto f = fromEmbedded(repo, req, o)) return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
+      throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
+    });
   });
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string_view>
 
+#include "core/shape_text.h"
 #include "io/file.h"
 #include "wgk/error.h"
 
@@ -179,11 +180,9 @@ uint32_t readLE(std::span<const std::byte> b, size_t at, size_t n) {
   return v;
 }
 
-std::string shapeText(const Shape& shape) {
-  std::string s = "(";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  if (shape.size() == 1) s += ",";
-  return s + ")";
+// The header's Python tuple: "(2, 3)", "(5,)", "()".
+std::string shapeTuple(const Shape& shape) {
+  return "(" + joinDims(shape) + (shape.size() == 1 ? "," : "") + ")";
 }
 
 std::string_view descrOf(DType t) {
@@ -234,17 +233,17 @@ HostTensor parseNpy(std::span<const std::byte> bytes) {
     if (d == 0)
       empty = true;
     else if (want > (uint64_t{1} << 62) / static_cast<uint64_t>(d))
-      bad("shape " + shapeText(*shape) + " is too large");
+      bad("shape " + shapeTuple(*shape) + " is too large");
     else
       want *= static_cast<uint64_t>(d);
   }
   if (empty) want = 0;
   const uint64_t have = bytes.size() - dataStart;
   if (have < want)
-    bad("truncated data: shape " + shapeText(*shape) + " of " + std::string(dtypeName(dtype)) + " needs " +
+    bad("truncated data: shape " + shapeTuple(*shape) + " of " + std::string(dtypeName(dtype)) + " needs " +
         std::to_string(want) + " bytes, file has " + std::to_string(have));
   if (have > want)
-    bad(std::to_string(have - want) + " trailing bytes after the data of shape " + shapeText(*shape) + " (" +
+    bad(std::to_string(have - want) + " trailing bytes after the data of shape " + shapeTuple(*shape) + " (" +
         std::string(dtypeName(dtype)) + ", " + std::to_string(want) + " bytes)");
   std::vector<std::byte> data(bytes.begin() + static_cast<ptrdiff_t>(dataStart), bytes.end());
   if (dtype == DType::Bool)
@@ -257,7 +256,7 @@ HostTensor parseNpy(std::span<const std::byte> bytes) {
 
 std::vector<std::byte> encodeNpy(const HostTensor& tensor) {
   std::string dict = "{'descr': '" + std::string(descrOf(tensor.dtype())) +
-                     "', 'fortran_order': False, 'shape': " + shapeText(tensor.shape()) + ", }";
+                     "', 'fortran_order': False, 'shape': " + shapeTuple(tensor.shape()) + ", }";
   // magic(6) + version(2) + length(2 or 4) + dict + padding + '\n' is a multiple of 64 (NumPy >= 1.18).
   auto padded = [&](size_t prefix) {
     const size_t total = prefix + dict.size() + 1;
@@ -286,11 +285,11 @@ std::vector<std::byte> encodeNpy(const HostTensor& tensor) {
 }
 
 HostTensor readNpy(const std::string& path) {
-  return withContext("reading " + path, [&] { return parseNpy(readFileBytes(path)); });
+  return withContext("while reading " + path, [&] { return parseNpy(readFileBytes(path)); });
 }
 
 void writeNpy(const std::string& path, const HostTensor& tensor) {
-  withContext("writing " + path, [&] { writeFileAtomic(path, encodeNpy(tensor)); });
+  withContext("while writing " + path, [&] { writeFileAtomic(path, encodeNpy(tensor)); });
 }
 
 }  // namespace wgk

@@ -195,7 +195,7 @@ std::vector<std::byte> encodeSafetensors(const std::map<std::string, HostTensor>
 }
 
 SafetensorsFile readSafetensorsFile(const std::string& path) {
-  return withContext("reading " + path, [&] { return parseSafetensors(readFileBytes(path)); });
+  return withContext("while reading " + path, [&] { return parseSafetensors(readFileBytes(path)); });
 }
 
 std::map<std::string, HostTensor> readSafetensors(const std::string& path) {
@@ -204,7 +204,7 @@ std::map<std::string, HostTensor> readSafetensors(const std::string& path) {
 
 void writeSafetensors(const std::string& path, const std::map<std::string, HostTensor>& tensors,
                       const std::map<std::string, std::string>& metadata) {
-  withContext("writing " + path, [&] { writeFileAtomic(path, encodeSafetensors(tensors, metadata)); });
+  withContext("while writing " + path, [&] { writeFileAtomic(path, encodeSafetensors(tensors, metadata)); });
 }
 
 }  // namespace wgk

@@ -4,6 +4,8 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "core/json_read.h"
+
 #include "core/half.h"
 #include "io/file.h"
 #include "io/npy.h"
@@ -53,9 +55,13 @@ std::vector<std::byte> relabelF64(std::span<const std::byte> bytes, std::vector<
   uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(bytes[i]) << (8 * i);
   if (n > kSafetensorsMaxHeaderBytes || n > bytes.size() - 8) return {bytes.begin(), bytes.end()};
-  nlohmann::json header =
-      nlohmann::json::parse(reinterpret_cast<const char*>(bytes.data()) + 8,
-                            reinterpret_cast<const char*>(bytes.data()) + 8 + n, nullptr, false);
+  // Not JSON, too deep or with duplicate keys: left for the reader, which refuses it in its words.
+  nlohmann::json header;
+  try {
+    header = parseJsonOrDiscarded(std::string_view(reinterpret_cast<const char*>(bytes.data()) + 8, n), "header");
+  } catch (const Error&) {
+    return {bytes.begin(), bytes.end()};
+  }
   if (!header.is_object()) return {bytes.begin(), bytes.end()};
   for (auto it = header.begin(); it != header.end(); ++it)
     if (it->is_object() && it->value("dtype", "") == "F64") {
@@ -76,7 +82,7 @@ HostTensor fromSafetensors(const std::string& path, std::string tensor, const st
                            const std::string& fallbackName, std::optional<DType> float64As) {
   std::vector<std::string> f64;
   const std::vector<std::byte> bytes = relabelF64(readFileBytes(path), f64);
-  SafetensorsFile file = withContext("reading " + path, [&] { return parseSafetensors(bytes); });
+  SafetensorsFile file = withContext("while reading " + path, [&] { return parseSafetensors(bytes); });
   if (tensor.empty()) {
     if (file.tensors.count(fallbackName))
       tensor = fallbackName;
@@ -130,7 +136,7 @@ HostTensor readTensorFile(const std::string& spec, const std::string& fallbackNa
     return fromSafetensors(path, tensor, spec, fallbackName, float64As);
   }
   const std::vector<std::byte> bytes = readFileBytes(spec);
-  return withContext("reading " + spec, [&] {
+  return withContext("while reading " + spec, [&] {
     if (auto f = parseNpyFloat64(bytes, float64As.value_or(DType::Float32))) {
       if (!float64As) needsCast(spec);
       return std::move(*f);

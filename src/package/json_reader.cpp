@@ -127,12 +127,4 @@ void ObjectReader::finish() const {
   }
 }
 
-Json parseJsonText(const std::string& text, const std::string& what) {
-  return parseOrderedJson(text, what);
-}
-
-Json readJsonFile(const std::string& file) {
-  return readOrderedJsonFile(file);
-}
-
 }  // namespace wgk::package

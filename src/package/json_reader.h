@@ -13,6 +13,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_read.h"  // parseOrderedJson, readOrderedJsonFile, loadOrderedJsonFile
+
 namespace wgk::package {
 
 // ordered_json keeps object members in file order: derive and constants depend on it.
@@ -53,7 +55,5 @@ class ObjectReader {
   std::set<std::string, std::less<>> known_;
 };
 
-Json parseJsonText(const std::string& text, const std::string& what);  // Error(Parse) naming `what`
-Json readJsonFile(const std::string& file);                            // Error(Io) / Error(Parse)
 
 }  // namespace wgk::package

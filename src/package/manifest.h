@@ -237,6 +237,9 @@ struct Manifest {
 // the seeds' dialect otherwise. Another spec version is Error(Unsupported). Errors are
 // Error(Manifest) naming the JSON path, with "in manifest <domain.name>" context.
 Manifest parseManifest(const Json& j, std::optional<std::string> spec = std::nullopt);
+// The one manifest reader of wgk (package folders, the hub's downloads and digests): manifest.json's
+// text, or the file, read as parseManifest says, every error with "while reading <what>" context.
+Manifest readManifest(const std::string& text, const std::string& what, std::optional<std::string> spec = std::nullopt);
 Manifest loadManifest(const std::string& file, std::optional<std::string> spec = std::nullopt);
 // The dialect a manifest without metadata is written in, by its shape.
 Dialect detectDialect(const Json& j);

@@ -116,8 +116,12 @@ Manifest parseManifest(const Json& j, std::optional<std::string> spec) {
   return readSpec21Manifest(j);
 }
 
+Manifest readManifest(const std::string& text, const std::string& what, std::optional<std::string> spec) {
+  return withContext("while reading " + what, [&] { return parseManifest(parseOrderedJson(text, what), spec); });
+}
+
 Manifest loadManifest(const std::string& file, std::optional<std::string> spec) {
-  return withContext("reading " + file, [&] { return parseManifest(readJsonFile(file), spec); });
+  return loadOrderedJsonFile(file, [&](const Json& j) { return parseManifest(j, spec); });
 }
 
 }  // namespace wgk::package

@@ -8,36 +8,10 @@
 namespace wgk::package {
 
 expr::Value literalValueFromJson(const Json& j) {
-  switch (j.type()) {
-    case Json::value_t::null:
-      return expr::Value();
-    case Json::value_t::boolean:
-      return expr::Value(j.get<bool>());
-    case Json::value_t::number_integer:
-      return expr::Value(j.get<int64_t>());
-    case Json::value_t::number_unsigned: {
-      const uint64_t u = j.get<uint64_t>();
-      if (u > static_cast<uint64_t>(INT64_MAX))
-        throw Error(ErrorCode::Manifest, "integer " + std::to_string(u) + " does not fit in 64 signed bits");
-      return expr::Value(static_cast<int64_t>(u));
-    }
-    case Json::value_t::number_float:
-      return expr::Value(j.get<double>());
-    case Json::value_t::string:
-      return expr::Value(j.get<std::string>());
-    case Json::value_t::array: {
-      expr::List l;
-      l.reserve(j.size());
-      for (const auto& e : j) l.push_back(literalValueFromJson(e));
-      return expr::Value(std::move(l));
-    }
-    case Json::value_t::object: {
-      expr::Map m;
-      for (auto it = j.begin(); it != j.end(); ++it) m[it.key()] = literalValueFromJson(it.value());
-      return expr::Value(std::move(m));
-    }
-    default:
-      return expr::Value();
+  try {
+    return expr::Value::fromJson(j);
+  } catch (const Error& e) {
+    throw e.recoded(ErrorCode::Manifest, e.message());  // a value in a package file
   }
 }
 

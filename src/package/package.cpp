@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "package/template_includes.h"
+#include "core/foreign_errors.h"
 #include "wgk/error.h"
 
 namespace wgk::package {
@@ -29,24 +30,26 @@ std::optional<std::string> manifestSpecOf(const Json& metadata) {
 }
 
 std::shared_ptr<Package> Package::open(const std::string& folder) {
-  auto dir = findWebgpuDir(folder);
-  if (!dir)
-    throw Error(ErrorCode::NotFound, "'" + folder + "' is not a kernel package: neither " + folder +
-                                         "/build/webgpu/manifest.json nor " + folder +
-                                         "/manifest.json exists");
-  std::shared_ptr<Package> p(new Package());
-  p->dir_ = fs::canonical(*dir);
-  p->root_ = p->dir_.filename() == "webgpu" && p->dir_.parent_path().filename() == "build"
-                 ? p->dir_.parent_path().parent_path()
-                 : p->dir_;
-  // metadata.json names the manifest's spec (webgpu.manifestSpec); without it, its shape does.
-  std::optional<std::string> spec;
-  if (fs::is_regular_file(p->dir_ / "metadata.json")) {
-    const std::string file = (p->dir_ / "metadata.json").string();
-    spec = withContext("reading " + file, [&] { return manifestSpecOf(readJsonFile(file)); });
-  }
-  p->manifest_ = loadManifest((p->dir_ / "manifest.json").string(), spec);
-  return p;
+  return asWgkErrors([&] {
+    auto dir = findWebgpuDir(folder);
+    if (!dir)
+      throw Error(ErrorCode::NotFound, "'" + folder + "' is not a kernel package: neither " + folder +
+                                           "/build/webgpu/manifest.json nor " + folder +
+                                           "/manifest.json exists");
+    std::shared_ptr<Package> p(new Package());
+    p->dir_ = fs::canonical(*dir);
+    p->root_ = p->dir_.filename() == "webgpu" && p->dir_.parent_path().filename() == "build"
+                   ? p->dir_.parent_path().parent_path()
+                   : p->dir_;
+    // metadata.json names the manifest's spec (webgpu.manifestSpec); without it, its shape does.
+    std::optional<std::string> spec;
+    if (fs::is_regular_file(p->dir_ / "metadata.json")) {
+      const std::string file = (p->dir_ / "metadata.json").string();
+      spec = loadOrderedJsonFile(file, manifestSpecOf);
+    }
+    p->manifest_ = loadManifest((p->dir_ / "manifest.json").string(), spec);
+    return p;
+  });
 }
 
 std::shared_ptr<Package> Package::fromManifest(Manifest manifest, const std::string& webgpuDir) {

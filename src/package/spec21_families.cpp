@@ -253,7 +253,7 @@ std::vector<ExpandedVariant> expandFamilies(const Json& variants) {
       for (size_t t = 0; t < v["variants"].size(); ++t) {
         const std::string tp = jsonPath(path + "/variants", t);
         const std::string label = "variants[" + std::to_string(i) + "] case " + std::to_string(c);
-        Json expanded = withContext("expanding family " + label, [&] {
+        Json expanded = withContext("while expanding family " + label, [&] {
           auto r = substitute(v["variants"][t], cases[c], tp, false, true);
           checkResolved(*r, tp);
           return *r;

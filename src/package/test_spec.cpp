@@ -141,7 +141,7 @@ TestFile parseTestFile(const Json& j) {
 }
 
 TestFile loadTestFile(const std::string& file) {
-  return withContext("reading " + file, [&] { return parseTestFile(readJsonFile(file)); });
+  return loadOrderedJsonFile(file, parseTestFile);
 }
 
 std::map<std::string, HostTensor> materializeInputs(const TestCase& c) {
@@ -211,7 +211,7 @@ BenchFile parseBenchFile(const Json& j) {
 }
 
 BenchFile loadBenchFile(const std::string& file) {
-  return withContext("reading " + file, [&] { return parseBenchFile(readJsonFile(file)); });
+  return loadOrderedJsonFile(file, parseBenchFile);
 }
 
 std::map<std::string, HostTensor> materializeInputs(const BenchCase& c) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/shape_text.h"
 #include "expr/scope.h"
 #include "plan/plan.h"
 
@@ -16,7 +17,6 @@ expr::Value shapeValue(const Shape& s);
 Shape valueToShape(const expr::Value& v, const std::string& what);
 int64_t valueToInt(const expr::Value& v, const std::string& what);  // integral, else Error(Expression)
 std::string shortRepr(const expr::Value& v);                        // repr, cut at ~80 chars
-std::string shapeText(const Shape& s);                              // "[2, 8]"
 
 // The request frame of the scope (SPEC.md §3 and hub-spec-2.1 "Expression scope"): shapes, ranks,
 // tensorDtypes and present by each port's scope names; dtypes and logicalDtypes by type variable;

@@ -264,11 +264,11 @@ std::string Plan::toText(bool withWgsl) const {
   }
   out += "\noutputs:\n";
   for (const auto& o : outputs)
-    out += fmt::format("  {} : {} {}\n", o.name, dtypeName(o.dtype), detail::shapeText(o.shape));
+    out += fmt::format("  {} : {} {}\n", o.name, dtypeName(o.dtype), shapeText(o.shape));
   if (!intermediates.empty()) {
     out += "\nintermediates:\n";
     for (const auto& i : intermediates)
-      out += fmt::format("  {} : {} {} ({} bytes{})\n", i.id, dtypeName(i.dtype), detail::shapeText(i.shape),
+      out += fmt::format("  {} : {} {} ({} bytes{})\n", i.id, dtypeName(i.dtype), shapeText(i.shape),
                          i.bytes, i.zeroInit ? ", zeroed" : "");
   }
   for (const auto& p : passes) {

@@ -234,7 +234,7 @@ PlannedPass planPass(const package::Package& pkg, const PassSpec& ps, const std:
     scope.set("env", expr::Value(expr::Map{
                          {"wgsl", expr::Value(expr::Map{{"resourceDeclarations", expr::Value(out.declarations)}})},
                          {"device", deviceV ? *deviceV : expr::Value()}}));
-    withContext("rendering " + ps.shader + " for pass " + id, [&] {
+    withContext("while rendering " + ps.shader + " for pass " + id, [&] {
       std::string wgsl = pkg.renderShader(ps.shader, scope);
       // A template that declares no bindings itself gets the generated declarations on top.
       if (wgsl.find("@binding(") == std::string::npos) wgsl = out.declarations + "\n" + wgsl;

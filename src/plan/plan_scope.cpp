@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "core/shape_text.h"
 #include "expr/expression.h"
 #include "plan/plan_internal.h"
 #include "wgk/error.h"
@@ -48,12 +49,6 @@ std::string shortRepr(const expr::Value& v) {
   std::string r = v.repr();
   if (r.size() > 80) r = r.substr(0, 77) + "...";
   return r;
-}
-
-std::string shapeText(const Shape& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
 }
 
 DType resolveDType(const std::string& name, const RequestScope& rs, const std::string& what) {
@@ -379,11 +374,11 @@ expr::Map effectiveTunables(const Manifest& m, const PlanRequest& req) {
   return tunables;
 }
 
-void buildRequestScope(const Manifest& m, const PlanRequest& req, const DeviceProfile& device, RequestScope& rs) {
-  // Tunables first: a bad override is reported before anything is evaluated.
-  expr::Map tunables = effectiveTunables(m, req);
-  checkInputs(m, req);
+namespace {
 
+// Binds each present input's dtype to its type variable and checks its rank and dimensions;
+// returns the inputs' dtypes by port name.
+std::map<std::string, DType> bindInputs(const Manifest& m, const PlanRequest& req, RequestScope& rs) {
   std::map<std::string, std::string> boundBy;  // type var -> port that bound it
   std::map<std::string, DType> inputDtypes;
   for (const PortSpec* p : m.inputs()) {
@@ -399,7 +394,11 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
     for (int64_t d : t.shape)
       if (d < 0) contract("input '" + p->name + "' has a negative dimension: " + shapeText(t.shape));
   }
+  return inputDtypes;
+}
 
+// The manifest's attribute defaults overridden by the request's, each checked; required ones present.
+expr::Map requestAttributes(const Manifest& m, const PlanRequest& req) {
   expr::Map attrs;
   for (const auto& a : m.attributes)
     if (a.defaultValue) attrs[a.name] = expr::wholeNumbersAsInts(*a.defaultValue);
@@ -409,100 +408,116 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
   }
   for (const auto& [name, c] : m.attributeConstraints)
     if (c.required && !attrs.count(name)) contract("missing required attribute '" + name + "'");
+  return attrs;
+}
 
-  expr::Map shapes, ranks, tensorDtypes, present, dtypes, logical, args;
-  auto addTensor = [&](const PortSpec& p, DType storage, const Shape& s) {
+// What the scope says of the tensors: shapes, ranks, tensorDtypes and present, by scope name.
+struct TensorMaps {
+  expr::Map shapes, ranks, tensorDtypes, present;
+
+  void add(const PortSpec& p, DType storage, const Shape& s) {
     for (const std::string& key : p.scopeNames) {
       shapes[key] = shapeValue(s);
       ranks[key] = expr::Value(static_cast<int64_t>(s.size()));
       tensorDtypes[key] = expr::Value(std::string(dtypeName(storage)));
       present[key] = expr::Value(true);
     }
-  };
+  }
+  void publish(expr::Scope& scope) const {
+    scope.set("shapes", expr::Value(shapes));
+    scope.set("ranks", expr::Value(ranks));
+    scope.set("tensorDtypes", expr::Value(tensorDtypes));
+    scope.set("present", expr::Value(present));
+  }
+};
+
+// The inputs' tensors, the args and the type variables, as the scope names them.
+void publishInputs(const Manifest& m, const PlanRequest& req, const DeviceProfile& device, expr::Map attrs,
+                   expr::Map tunables, TensorMaps& tensors, RequestScope& rs) {
   for (const PortSpec* p : m.inputs()) {
     auto it = req.inputs.find(p->name);
     if (it != req.inputs.end()) {
-      addTensor(*p, p->storage ? *p->storage : it->second.dtype, it->second.shape);
+      tensors.add(*p, p->storage ? *p->storage : it->second.dtype, it->second.shape);
     } else {
-      for (const std::string& key : p->scopeNames) present[key] = expr::Value(false);
+      for (const std::string& key : p->scopeNames) tensors.present[key] = expr::Value(false);
     }
   }
-  for (const auto& a : m.args) present[a.name] = expr::Value(req.args.count(a.name) > 0);
+  expr::Map dtypes, logical, args;
+  for (const auto& a : m.args) tensors.present[a.name] = expr::Value(req.args.count(a.name) > 0);
   for (const auto& [name, v] : req.args) args[name] = expr::wholeNumbersAsInts(v);
   for (const auto& [tv, dt] : rs.typeVars) dtypes[tv] = expr::Value(std::string(wgslStorageScalar(dt)));
   for (const auto& [tv, dt] : rs.logicalTypeVars) logical[tv] = expr::Value(std::string(dtypeName(dt)));
-
-  auto publish = [&] {
-    rs.scope.set("shapes", expr::Value(shapes));
-    rs.scope.set("ranks", expr::Value(ranks));
-    rs.scope.set("tensorDtypes", expr::Value(tensorDtypes));
-    rs.scope.set("present", expr::Value(present));
-    rs.scope.set("dtypes", expr::Value(dtypes));
-    rs.scope.set("logicalDtypes", expr::Value(logical));
-  };
-  publish();
-  rs.scope.set("attrs", expr::Value(attrs));
+  tensors.publish(rs.scope);
+  rs.scope.set("dtypes", expr::Value(dtypes));
+  rs.scope.set("logicalDtypes", expr::Value(logical));
+  rs.scope.set("attrs", expr::Value(std::move(attrs)));
   rs.scope.set("args", expr::Value(args));
   rs.scope.set("tunables", expr::Value(std::move(tunables)));
   rs.scope.set("device", deviceValue(device));
   rs.scope.set("DISPATCH_FOLD_WIDTH", expr::Value(int64_t{65535}));
   rs.scope.set("repeat", expr::Value(expr::Map{}));
   rs.scope.set("derive", expr::Value(expr::Map{}));
+}
 
-  // Outputs: shapes from the inputs' scope (and the derives they read), then published so the
-  // manifest derive can read shapes.<output>.
-  {
-    expr::Scope pre(&rs.scope);
-    for (const auto* d : derivesForOutputs(m)) {
-      try {
-        pre.set(d->name, expr::wholeNumbersAsInts(d->value.evaluate(pre)));
-      } catch (const Error&) {
-        // Left out: an output shape that needs it fails below, naming its own expression.
+// One output's dtype and shape, from the inputs' scope (`pre`: with the derives outputs read).
+PlannedOutput planOutput(const Manifest& m, const PortSpec& p, const PlanRequest& req, const RequestScope& rs,
+                         const expr::Map& attrs, const std::map<std::string, DType>& inputDtypes,
+                         const expr::Scope& pre) {
+  PlannedOutput out;
+  out.name = p.name;
+  withContext("while deriving output '" + p.name + "'", [&] {
+    out.dtype = outputDType(m, p, rs, attrs, inputDtypes);
+    if (p.fixedDtype && *p.fixedDtype != out.dtype)
+      contract("output '" + p.name + "' derives dtype " + std::string(dtypeName(out.dtype)) + " but args." +
+               p.name + ".dtype is " + std::string(dtypeName(*p.fixedDtype)));
+    try {
+      if (p.shape) {
+        out.shape = valueToShape(p.shape->evaluate(pre), "output shape `" + p.shape->text() + "`");
+      } else if (p.isInput() && req.inputs.count(p.name)) {
+        out.shape = req.inputs.at(p.name).shape;
+      } else if (auto given = req.outputs.find(p.name); given != req.outputs.end()) {
+        out.shape = given->second.shape;
+      } else {
+        contract("output '" + p.name + "' has no shape expression: pass it as an explicit destination");
       }
+      if (p.rankChecked && p.rank && !p.isInput()) {
+        const int64_t rank = valueToInt(p.rank->evaluate(pre), "output rank `" + p.rank->text() + "`");
+        if (rank != static_cast<int64_t>(out.shape.size()))
+          contract("output '" + p.name + "' rank `" + p.rank->text() + "` is " + std::to_string(rank) +
+                   " but its shape `" + (p.shape ? p.shape->text() : "") + "` is " + shapeText(out.shape));
+      }
+    } catch (Error& e) {
+      // The inputs do not give this output a shape: a contract violation, not a manifest bug.
+      // Recoded, not rebuilt from what(): the context chain stays a chain.
+      if (e.code() == ErrorCode::Expression) throw e.recoded(ErrorCode::Contract, e.message());
+      throw;
     }
-    for (const PortSpec* p : m.outputs()) {
-      PlannedOutput out;
-      out.name = p->name;
-      withContext("deriving output '" + p->name + "'", [&] {
-        out.dtype = outputDType(m, *p, rs, attrs, inputDtypes);
-        if (p->fixedDtype && *p->fixedDtype != out.dtype)
-          contract("output '" + p->name + "' derives dtype " + std::string(dtypeName(out.dtype)) + " but args." +
-                   p->name + ".dtype is " + std::string(dtypeName(*p->fixedDtype)));
-        try {
-          if (p->shape) {
-            out.shape = valueToShape(p->shape->evaluate(pre), "output shape `" + p->shape->text() + "`");
-          } else if (p->isInput() && req.inputs.count(p->name)) {
-            out.shape = req.inputs.at(p->name).shape;
-          } else if (auto given = req.outputs.find(p->name); given != req.outputs.end()) {
-            out.shape = given->second.shape;
-          } else {
-            contract("output '" + p->name + "' has no shape expression: pass it as an explicit destination");
-          }
-          if (p->rankChecked && p->rank && !p->isInput()) {
-            const int64_t rank = valueToInt(p->rank->evaluate(pre), "output rank `" + p->rank->text() + "`");
-            if (rank != static_cast<int64_t>(out.shape.size()))
-              contract("output '" + p->name + "' rank `" + p->rank->text() + "` is " + std::to_string(rank) +
-                       " but its shape `" + (p->shape ? p->shape->text() : "") + "` is " + shapeText(out.shape));
-          }
-        } catch (Error& e) {
-          // The inputs do not give this output a shape: a contract violation, not a manifest bug.
-          // Rebuilt from the message and context, not what(): what() already holds the "while ..."
-          // lines, which the outer layers would then add a second time.
-          if (e.code() == ErrorCode::Expression) {
-            Error c(ErrorCode::Contract, e.message());
-            for (const auto& ctx : e.context()) c.with(ctx);
-            throw c;
-          }
-          throw;
-        }
-      });
-      if (!p->isInput()) addTensor(*p, p->storage ? *p->storage : out.dtype, out.shape);
-      rs.outputs.push_back(std::move(out));
+  });
+  return out;
+}
+
+// Outputs: shapes from the inputs' scope (and the derives they read), then published so the
+// manifest derive can read shapes.<output>.
+void planOutputs(const Manifest& m, const PlanRequest& req, const expr::Map& attrs,
+                 const std::map<std::string, DType>& inputDtypes, TensorMaps& tensors, RequestScope& rs) {
+  expr::Scope pre(&rs.scope);
+  for (const auto* d : derivesForOutputs(m)) {
+    try {
+      pre.set(d->name, expr::wholeNumbersAsInts(d->value.evaluate(pre)));
+    } catch (const Error&) {
+      // Left out: an output shape that needs it fails below, naming its own expression.
     }
   }
-  publish();
+  for (const PortSpec* p : m.outputs()) {
+    PlannedOutput out = planOutput(m, *p, req, rs, attrs, inputDtypes, pre);
+    if (!p->isInput()) tensors.add(*p, p->storage ? *p->storage : out.dtype, out.shape);
+    rs.outputs.push_back(std::move(out));
+  }
+  tensors.publish(rs.scope);
+}
 
-  // Manifest derive, in order. Failures are kept per name (see RequestScope).
+// Manifest derive, in order. Failures are kept per name (see RequestScope).
+void evaluateDerives(const Manifest& m, RequestScope& rs) {
   for (const auto& d : m.derive) {
     try {
       expr::Value v = expr::wholeNumbersAsInts(d.value.evaluate(rs.scope));
@@ -513,6 +528,20 @@ void buildRequestScope(const Manifest& m, const PlanRequest& req, const DevicePr
       rs.deriveErrors[d.name] = "derive `" + d.name + "` = `" + d.value.text() + "` failed: " + e.message();
     }
   }
+}
+
+}  // namespace
+
+void buildRequestScope(const Manifest& m, const PlanRequest& req, const DeviceProfile& device, RequestScope& rs) {
+  // Tunables first: a bad override is reported before anything is evaluated.
+  expr::Map tunables = effectiveTunables(m, req);
+  checkInputs(m, req);
+  const std::map<std::string, DType> inputDtypes = bindInputs(m, req, rs);
+  const expr::Map attrs = requestAttributes(m, req);
+  TensorMaps tensors;
+  publishInputs(m, req, device, attrs, std::move(tunables), tensors, rs);
+  planOutputs(m, req, attrs, inputDtypes, tensors, rs);
+  evaluateDerives(m, rs);
 }
 
 }  // namespace wgk::plan::detail

@@ -277,7 +277,7 @@ Plan Planner::plan(const PlanRequest& request, const DeviceProfile& device, cons
   const Manifest& m = package_->manifest();
   // One work budget for the whole plan: every derive, condition and render of every variant.
   expr::WorkBudget budget(expr::kMaxBuiltBytes, "expr::kMaxBuiltBytes per plan");
-  return withContext("planning " + m.id(), [&] {
+  return withContext("while planning " + m.id(), [&] {
     Judged j = judgeAll(m, request, device);
     const PlanRequest* used = &request;
     // A preference with tunables is one tuned pair: when the preferred variant is not eligible with

@@ -1,14 +1,9 @@
 #include "reference/checks.h"
 
+#include "core/shape_text.h"
 #include "wgk/error.h"
 
 namespace wgk::reference::detail {
-
-std::string shapeText(const Shape& shape) {
-  std::string s = "[";
-  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-  return s + "]";
-}
 
 void contractError(std::string_view op, const std::string& message) {
   throw Error(ErrorCode::Contract, std::string(op) + ": " + message);

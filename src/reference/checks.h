@@ -4,12 +4,12 @@
 #include <string>
 #include <string_view>
 
+#include "core/shape_text.h"
 #include "core/half.h"
 #include "wgk/tensor.h"
 
 namespace wgk::reference::detail {
 
-std::string shapeText(const Shape& shape);  // "[2, 3]"
 // Throws Error(Contract) "<op>: <what> must be float32 or float16 (got int32)".
 void requireFloat(std::string_view op, std::string_view what, const HostTensor& t);
 void requireDType(std::string_view op, std::string_view what, const HostTensor& t, DType want);

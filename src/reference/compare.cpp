@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/shape_text.h"
 #include "core/half.h"
 #include "wgk/error.h"
 
@@ -33,11 +34,6 @@ bool isFloat(DType t) {
   return t == DType::Float32 || t == DType::Float16;
 }
 
-std::string shapeText(const Shape& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
 }  // namespace
 
 double ulpDistance(DType t, double a, double b) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "core/shape_text.h"
 #include "wgk/error.h"
 
 namespace wgk {
@@ -19,9 +20,7 @@ std::string callList(const std::vector<std::string>& names) {
 }
 
 std::string describe(DType dtype, const Shape& shape) {
-  std::string out = std::string(dtypeName(dtype)) + " [";
-  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
+  return std::string(dtypeName(dtype)) + " " + shapeText(shape);
 }
 
 bool overlaps(WGPUBuffer b, uint64_t offset, uint64_t size, const Bound& r) {
@@ -81,7 +80,7 @@ std::map<std::string, DeviceTensor> BatchImpl::call(const Kernel& kernel,
                                                     const std::map<std::string, TensorRef>& inputs,
                                                     const CallOptions& options) {
   if (!kernel) throw Error(ErrorCode::InvalidArgument, "calling an empty wgk::Kernel in a batch");
-  KernelImpl& k = kernel.impl();
+  KernelImpl& k = *kernel.impl_;
   const size_t index = calls_.size();
   try {
     checkOptions(k, options);
@@ -106,7 +105,7 @@ std::map<std::string, DeviceTensor> BatchImpl::call(const Kernel& kernel,
     names_.push_back(k.source().opId);
     return std::move(result.device);
   } catch (Error& e) {
-    e.with("recording call " + std::to_string(index) + " (" + k.source().opId + ") of the " +
+    e.with("while recording call " + std::to_string(index) + " (" + k.source().opId + ") of the " +
            (capture_ ? "graph capture" : "batch"));
     throw;
   }
@@ -129,7 +128,7 @@ void BatchImpl::submit() {
   try {
     commands_.submit(rt_.device(), /*checked=*/false);
   } catch (Error& e) {
-    e.with("submitting a batch of " + std::to_string(calls_.size()) + " call(s): " + callList(names_));
+    e.with("while submitting a batch of " + std::to_string(calls_.size()) + " call(s): " + callList(names_));
     discard();
     throw;
   }
@@ -202,7 +201,7 @@ void GraphImpl::replay(const std::map<std::string, TensorRef>& replayInputs) {
     }
     commands.submit(dev, /*checked=*/false, before);
   } catch (Error& e) {
-    e.with("replaying a graph of " + std::to_string(calls.size()) + " call(s): " + callList(names));
+    e.with("while replaying a graph of " + std::to_string(calls.size()) + " call(s): " + callList(names));
     throw;
   }
 }
@@ -216,7 +215,7 @@ Batch RuntimeImpl::batch() {
 Graph RuntimeImpl::capture(const std::function<void(Batch&)>& record) {
   if (!record) throw Error(ErrorCode::InvalidArgument, "Runtime::capture: the record function is empty");
   Batch b(std::make_unique<BatchImpl>(*this, true));
-  withContext("capturing a graph", [&] { record(b); });
+  withContext("while capturing a graph", [&] { record(b); });
   if (!b.impl_)
     throw Error(ErrorCode::InvalidArgument, "capturing a graph: the capture's Batch was moved away");
   return Graph(b.impl_->toGraph());

@@ -1,6 +1,7 @@
 // Kernels: planning with the plan cache, and turning a plan into GPU objects once per request key.
 #include <algorithm>
 
+#include "core/foreign_errors.h"
 #include "runtime/attributes.h"
 #include "runtime/runtime_impl.h"
 #include "wgk/error.h"
@@ -118,7 +119,7 @@ std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& reque
       if (!pass.skipped) {
         std::vector<gpu::BindingKind> layout;
         for (const auto& b : pass.bindings) layout.push_back(bindingKindOf(b.type));
-        pp.pipeline = withContext("compiling pass '" + pass.id + "' (" + pass.shader + ") of variant " +
+        pp.pipeline = withContext("while compiling pass '" + pass.id + "' (" + pass.shader + ") of variant " +
                                       p.variant + " of " + source_.opId,
                                   [&] { return runtime_.pipelines().get(pass.wgsl, layout, pass.name); });
         pp.uniforms.resize(pass.bindings.size());
@@ -158,12 +159,12 @@ std::map<std::string, HostTensor> Kernel::operator()(const std::map<std::string,
   CallOptions o;
   o.attrs = attrs;
   o.placement = OutputPlacement::Host;
-  return impl_->call(refs, o).host;
+  return asWgkErrors([&] { return impl_->call(refs, o).host; });
 }
 
 CallResult Kernel::call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options) {
   if (!impl_) throw Error(ErrorCode::InvalidArgument, "calling an empty wgk::Kernel");
-  return impl_->call(inputs, options);
+  return asWgkErrors([&] { return impl_->call(inputs, options); });
 }
 
 const PackageSource& Kernel::source() const {

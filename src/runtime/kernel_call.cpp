@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstring>
 
+#include "core/shape_text.h"
 #include "runtime/attributes.h"
 #include "runtime/runtime_impl.h"
 #include "runtime/tensor_storage.h"
@@ -32,12 +33,6 @@ Bound boundOf(const GpuTensor& g, uint64_t bytes) {
 }
 
 // "[2, 8]"
-std::string shapeString(const Shape& shape) {
-  std::string out = "[";
-  for (size_t i = 0; i < shape.size(); ++i) out += (i ? ", " : "") + std::to_string(shape[i]);
-  return out + "]";
-}
-
 std::string maxBindingMessage(const std::string& what, uint64_t max) {
   return what + " bytes, more than the device's maxStorageBufferBindingSize (" + std::to_string(max) + ")";
 }
@@ -136,9 +131,9 @@ std::shared_ptr<PreparedPlan> KernelImpl::resolveSlow(const std::map<std::string
       const GpuTensor& t = it->second;
       if (t.dtype != o.dtype || t.shape != o.shape)
         throw Error(ErrorCode::Contract, "output buffer '" + o.name + "' is " +
-                                             std::string(dtypeName(t.dtype)) + " " + shapeString(t.shape) +
+                                             std::string(dtypeName(t.dtype)) + " " + shapeText(t.shape) +
                                              "; the manifest derives " + std::string(dtypeName(o.dtype)) +
-                                             " " + shapeString(o.shape) + " for these inputs");
+                                             " " + shapeText(o.shape) + " for these inputs");
     }
     const package::PortSpec* port = m.findPort(o.name);
     if (port && port->isInput()) continue;  // in/out: bound as its input
@@ -410,7 +405,7 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
     }
   } catch (Error& e) {
     commands.reset();
-    throw e.with("running " + source_.opId + " variant " + pp.plan.variant);
+    throw e.with("while running " + source_.opId + " variant " + pp.plan.variant);
   }
   commands.reset();  // drop the bind group references until the next call
 

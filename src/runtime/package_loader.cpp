@@ -21,7 +21,6 @@ bool looksLikePath(const std::string& text) {
 
 std::string embeddedPackagesRoot(const std::string& configured) {
   if (!configured.empty()) return configured;
-  if (const char* env = std::getenv("WGK_PACKAGES"); env && *env) return env;
   // An installed wgk uses its own prefix's packages, even when the tree it was built from exists.
   std::error_code ec;
   if (auto installed = install::packagesDir(); installed && fs::is_directory(*installed, ec))
@@ -43,21 +42,14 @@ hub::HubOptions hubOptionsFor(const RuntimeOptions& options) {
 }
 
 namespace {
-bool noVerifyFromEnv() {
-  const char* env = std::getenv("WGK_NO_VERIFY");
-  if (!env) return false;
-  const std::string v = env;
-  return v == "1" || v == "true" || v == "yes";
-}
-
 // A folder named by path gets the digest check every resolved package gets: a template edited
 // after `wgk digest --write` is refused (Error(Integrity)) unless the caller opted out. A folder
 // without metadata.json has no digests to hold it to and loads as it is.
 void verifyFolderPackage(const package::Package& p, const hub::HubOptions& hub) {
-  if (!hub.verifyFolders || noVerifyFromEnv()) return;
+  if (!hub.verifyFolders) return;  // RuntimeOptions::verifyDigests, --no-verify or WGK_NO_VERIFY
   std::error_code ec;
   if (!fs::is_regular_file(p.webgpuDir() / "metadata.json", ec)) return;
-  withContext("verifying package folder " + p.rootDir().string() +
+  withContext("while verifying package folder " + p.rootDir().string() +
                   " (after editing it: `wgk digest --write`, or load with --no-verify / WGK_NO_VERIFY=1)",
               [&] { hub::verifyWebgpuFolder(p.webgpuDir(), false); });
 }
@@ -77,10 +69,10 @@ LoadedPackage loadPackage(const std::string& repoOrPath, const LoadOptions& load
     out.source.origin = "path";
     out.source.folder = out.package->rootDir().string();
   } else {
-    hub::ResolvedPackage r = withContext("resolving package " + repoOrPath, [&] {
+    hub::ResolvedPackage r = withContext("while resolving package " + repoOrPath, [&] {
       return hub::resolvePackage(repoOrPath, hub::PackageRequest::make(load.version, load.revision), hub);
     });
-    out.package = withContext("opening package " + r.repo.str(), [&] { return package::Package::open(r.folder.string()); });
+    out.package = withContext("while opening package " + r.repo.str(), [&] { return package::Package::open(r.folder.string()); });
     out.source.repo = r.repo.str();
     out.source.requested = r.requested.gitRev();
     out.source.revision = r.displayRevision();

@@ -19,8 +19,9 @@ struct LoadedPackage {
 
 // True when `text` names an existing folder (or looks like a path: starts with '/', '.', '~').
 bool looksLikePath(const std::string& text);
-// The embedded packages root: options.packagesDir, $WGK_PACKAGES, <prefix>/<datadir>/wgk/packages
-// when wgk runs from an install prefix (core/install_layout.h), else the source tree's packages/.
+// The embedded packages root: `configured` (RuntimeOptions::packagesDir, which withEnvironment
+// fills from WGK_PACKAGES), else <prefix>/<datadir>/wgk/packages when wgk runs from an install
+// prefix (core/install_layout.h), else the source tree's packages/.
 std::string embeddedPackagesRoot(const std::string& configured);
 hub::HubOptions hubOptionsFor(const RuntimeOptions& options);
 LoadedPackage loadPackage(const std::string& repoOrPath, const LoadOptions& load, const hub::HubOptions& hub);

@@ -1,8 +1,6 @@
 // wgk::Runtime: owns (or wraps) the device, the caches and the loaded kernels.
-#include <cerrno>
-#include <cstdlib>
-#include <cstring>
-
+#include "core/foreign_errors.h"
+#include "runtime/options.h"
 #include "runtime/package_loader.h"
 #include "runtime/runtime_impl.h"
 #include "runtime/tensor_storage.h"
@@ -19,26 +17,9 @@ uint64_t poolCapacity(const DeviceProfile& p) {
   return std::min<uint64_t>(maxBuffer / 4, 1ull << 30);
 }
 
-// RuntimeOptions::gpuTimeoutMs, else WGK_GPU_TIMEOUT_MS, else 60 s.
-uint64_t gpuDeadlineMs(const RuntimeOptions& o) {
-  if (o.gpuTimeoutMs) return o.gpuTimeoutMs;
-  const char* env = std::getenv("WGK_GPU_TIMEOUT_MS");
-  if (!env || !*env) return 60'000;
-  char* end = nullptr;
-  errno = 0;
-  const unsigned long long ms = std::strtoull(env, &end, 10);
-  if (*end || errno || ms == 0 || ms > 86'400'000 || *env == '-')
-    throw Error(ErrorCode::InvalidArgument, std::string("WGK_GPU_TIMEOUT_MS='") + env +
-                                                "' is not a number of milliseconds in [1, 86400000]");
-  return ms;
-}
-
 std::optional<runtime::TuningTable> loadTuning(const RuntimeOptions& o, const DeviceProfile& profile) {
-  std::string path = o.tuningFile;
-  if (path.empty())
-    if (const char* env = std::getenv("WGK_TUNING"); env && *env) path = env;
-  if (path.empty()) return std::nullopt;
-  return runtime::TuningTable::loadFor(path, profile);
+  if (o.tuningFile.empty()) return std::nullopt;
+  return runtime::TuningTable::loadFor(o.tuningFile, profile);
 }
 }  // namespace
 
@@ -52,7 +33,7 @@ DeviceTensorImpl::~DeviceTensorImpl() {
 
 RuntimeImpl::RuntimeImpl(gpu::Device device, RuntimeOptions options)
     : device_(std::move(device)),
-      options_(std::move(options)),
+      options_(runtime::withEnvironment(std::move(options))),
       hubOptions_(runtime::hubOptionsFor(options_)),
       tuning_(loadTuning(options_, device_.profile())),
       pool_(std::make_shared<runtime::BufferPool>(device_, poolCapacity(device_.profile()))),
@@ -62,7 +43,7 @@ RuntimeImpl::RuntimeImpl(gpu::Device device, RuntimeOptions options)
       limits.count("maxStorageBufferBindingSize") ? limits.at("maxStorageBufferBindingSize") : (128ull << 20);
   storageAlign_ =
       limits.count("minStorageBufferOffsetAlignment") ? limits.at("minStorageBufferOffsetAlignment") : 256;
-  device_.setWaitDeadline(gpuDeadlineMs(options_));
+  device_.setWaitDeadline(options_.gpuTimeoutMs);
 }
 
 void RuntimeImpl::recoverIfLost() {
@@ -74,7 +55,7 @@ void RuntimeImpl::recoverIfLost() {
 void RuntimeImpl::recoverLocked() {
   if (!device_.isLost() || !ownsDevice_) return;
   gpu::Device fresh =
-      withContext("replacing the lost WebGPU device", [&] { return gpu::Device::create(options_.device); });
+      withContext("while replacing the lost WebGPU device", [&] { return gpu::Device::create(options_.device); });
   fresh.setWaitDeadline(device_.waitDeadlineMs());
   // The old pool's buffers belong to the lost device: tensors still holding them see their pool
   // gone (weak_ptr) and just drop them.
@@ -195,24 +176,24 @@ Runtime::Runtime(std::unique_ptr<RuntimeImpl> impl) : impl_(std::move(impl)) {}
 Runtime::~Runtime() = default;
 
 std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
-  RuntimeOptions o = options;
-  if (const char* env = std::getenv("WGK_OFFLINE");
-      env && (!std::strcmp(env, "1") || !std::strcmp(env, "true")))
-    o.offline = true;
-  gpu::Device device = gpu::Device::create(o.device);
-  return std::shared_ptr<Runtime>(
-      new Runtime(std::make_unique<RuntimeImpl>(std::move(device), std::move(o))));
+  RuntimeOptions o = options;  // RuntimeImpl fills what is left unset (runtime/options.h)
+  return asWgkErrors([&] {
+    gpu::Device device = gpu::Device::create(o.device);
+    return std::shared_ptr<Runtime>(new Runtime(std::make_unique<RuntimeImpl>(std::move(device), std::move(o))));
+  });
 }
 
 std::shared_ptr<Runtime> Runtime::createForDevice(WGPUDevice device, const RuntimeOptions& options) {
   if (!device) throw Error(ErrorCode::InvalidArgument, "createForDevice: the WGPUDevice is null");
-  auto impl = std::make_unique<RuntimeImpl>(gpu::Device::wrap(device), options);
-  impl->setDeviceOwned(false);
-  return std::shared_ptr<Runtime>(new Runtime(std::move(impl)));
+  return asWgkErrors([&] {
+    auto impl = std::make_unique<RuntimeImpl>(gpu::Device::wrap(device), options);
+    impl->setDeviceOwned(false);
+    return std::shared_ptr<Runtime>(new Runtime(std::move(impl)));
+  });
 }
 
 Kernel Runtime::load(const std::string& repoOrPath, const LoadOptions& options) {
-  return impl_->load(repoOrPath, options);
+  return asWgkErrors([&] { return impl_->load(repoOrPath, options); });
 }
 DeviceTensor Runtime::allocate(DType dtype, const Shape& shape) {
   return impl_->allocate(dtype, shape);

@@ -19,6 +19,7 @@
 #include "hub/hub_config.h"
 #include "plan/plan.h"
 #include "runtime/buffer_pool.h"
+#include "runtime/introspect.h"  // tensorBytes
 #include "runtime/pipeline_cache.h"
 #include "runtime/tensor_storage.h"
 #include "runtime/tuning.h"
@@ -243,7 +244,5 @@ class RuntimeImpl {
   bool ownsDevice_ = true;
 };
 
-// Bytes a tensor of this dtype and shape occupies (elements x element size).
-uint64_t tensorBytes(DType dtype, const Shape& shape);
 
 }  // namespace wgk

@@ -73,10 +73,7 @@ void TuningTable::set(TuningEntry entry) {
 }
 
 TuningTable TuningTable::load(const std::string& path) {
-  std::ifstream probe(path);
-  if (!probe) throw Error(ErrorCode::Io, "cannot open tuning file '" + path + "'");
-  const nlohmann::json j =
-      withContext("reading tuning file '" + path + "'", [&] { return readJsonFile(path); });
+  const nlohmann::json j = readJsonFile(path);  // its errors name the file; bad() below does too
   auto bad = [&](const std::string& what) {
     return Error(ErrorCode::Manifest, "tuning file '" + path + "': " + what);
   };

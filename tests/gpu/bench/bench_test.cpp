@@ -7,7 +7,8 @@
 #include "harness/bench_runner.h"
 #include "harness/report_model.h"
 #include "harness/tune.h"
-#include "runtime/runtime_impl.h"
+#include "gpu/device.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
@@ -47,7 +48,7 @@ bool positive(const nlohmann::json& v) {
 const nlohmann::json& smokeEvidence() {
   static nlohmann::json doc = [] {
     Runtime& rt = shared();
-    CopyRoofline roof(rt.impl());
+    CopyRoofline roof(rt);
     BenchRun run;
     for (const char* name : kPackages) {
       Kernel k = rt.load(name);
@@ -116,7 +117,7 @@ TEST(Bench, BytesAreTheMinimumTheOpMoves) {
 
 TEST(Bench, DefaultVariantRecordsHowItWasChosen) {
   Runtime& rt = shared();
-  CopyRoofline roof(rt.impl());
+  CopyRoofline roof(rt);
   BenchRun run;
   Kernel k = rt.load(kPackages[1]);
   BenchSelection s = smoke();
@@ -139,7 +140,7 @@ TEST(Bench, DefaultVariantRecordsHowItWasChosen) {
 
 TEST(Bench, UnknownCaseIsAnError) {
   Runtime& rt = shared();
-  CopyRoofline roof(rt.impl());
+  CopyRoofline roof(rt);
   BenchRun run;
   Kernel k = rt.load(kPackages[0]);
   BenchSelection s = smoke();
@@ -149,7 +150,7 @@ TEST(Bench, UnknownCaseIsAnError) {
 
 TEST(Bench, CopyRooflineCopiesAndIsMemoised) {
   Runtime& rt = shared();
-  CopyRoofline roof(rt.impl());
+  CopyRoofline roof(rt);
   const CopyMeasurement& a = roof.measure(1 << 20, 1, 3);
   EXPECT_GT(a.gbps, 0);
   EXPECT_EQ(a.bytes, 1u << 20);
@@ -161,8 +162,8 @@ TEST(Bench, CopyRooflineCopiesAndIsMemoised) {
 TEST(Bench, CopyKernelCopiesEveryElement) {
   // The roofline must be a real copy (the same WGSL, checked on data), including a ragged tail.
   Runtime& rt = shared();
-  std::lock_guard lock(rt.impl().gpuMutex());
-  gpu::Device& dev = rt.impl().device();
+  std::lock_guard lock(wgk::introspect::gpuMutex(rt));
+  gpu::Device& dev = wgk::introspect::device(rt);
   const uint32_t n4 = 1000;  // not a multiple of 256 * 8
   std::vector<float> in(n4 * 4);
   for (size_t i = 0; i < in.size(); ++i) in[i] = static_cast<float>(i) * 0.5f;
@@ -187,7 +188,7 @@ TEST(Bench, CopyKernelCopiesEveryElement) {
 void tuneOneCase(size_t pkg, const std::string& caseName, runtime::TuningTable& table,
                  std::vector<TuneOutcome>& outcomes) {
   Runtime& rt = shared();
-  CopyRoofline roof(rt.impl());
+  CopyRoofline roof(rt);
   Kernel k = rt.load(kPackages[pkg]);
   BenchSelection s = smoke();
   s.caseName = caseName;
@@ -222,7 +223,7 @@ TEST(Tune, WritesATableTheRuntimeFollows) {
       r.tunables[key.substr(space + 1, eq - space - 1)] =
           expr::Value(static_cast<int64_t>(std::stoll(key.substr(eq + 1))));
     }
-    plan::Plan p = k.impl().plan(r, false);
+    plan::Plan p = wgk::introspect::plan(k, r, false);
     const std::string variant = key.substr(0, space);
     auto v =
         std::find_if(p.variants.begin(), p.variants.end(), [&](const auto& x) { return x.id == variant; });
@@ -245,7 +246,7 @@ TEST(Tune, WritesATableTheRuntimeFollows) {
   // A runtime with the table picks the tuned variant, and says so.
   RuntimeOptions o = options();
   o.tuningFile = path.string();
-  auto tuned = Runtime::createForDevice(rt.impl().device().handle(), o);
+  auto tuned = Runtime::createForDevice(wgk::introspect::device(rt).handle(), o);
   Kernel tk = tuned->load(kPackages[0]);
   HostTensor x(DType::Float16, {2, 64}), scale(DType::Float16, {64});
   CallResult r = tk.call({{"x", x}, {"scale", scale}});
@@ -271,7 +272,7 @@ TEST(Tune, SearchesWorkgroupSizes) {
   plan::PlanRequest req;
   req.inputs["X"] = {DType::Float32, {3, 7}};
   std::vector<std::string> eligible;
-  for (const auto& v : k.impl().plan(req, false).variants)
+  for (const auto& v : wgk::introspect::plan(k, req, false).variants)
     if (v.eligible) eligible.push_back(v.id);
   EXPECT_NE(std::find(eligible.begin(), eligible.end(), "vec4_tail_no_bias"), eligible.end());
   EXPECT_NE(std::find(eligible.begin(), eligible.end(), "scalar_no_bias"), eligible.end());
@@ -298,13 +299,13 @@ TEST(Tune, SearchesWorkgroupSizes) {
   table.save(path.string());
   RuntimeOptions o = options();
   o.tuningFile = path.string();
-  auto tuned = Runtime::createForDevice(rt.impl().device().handle(), o);
+  auto tuned = Runtime::createForDevice(wgk::introspect::device(rt).handle(), o);
   Kernel tk = tuned->load(kPackages[1]);
   HostTensor x(DType::Float32, {3, 7});
   CallResult r = tk.call({{"X", x}});
   EXPECT_EQ(r.selectedBy, "tuning");
   EXPECT_EQ(r.variant, e.variant);
-  plan::Plan p = tk.impl().plan(req, false);
+  plan::Plan p = wgk::introspect::plan(tk, req, false);
   EXPECT_EQ(p.selectedBy, "tuning");
   EXPECT_EQ(p.tunables.size(), e.tunables.size());
   std::filesystem::remove(path);
@@ -313,7 +314,7 @@ TEST(Tune, SearchesWorkgroupSizes) {
   runtime::TuningTable plain;
   TuneOptions variantsOnly;
   variantsOnly.searchTunables = false;
-  CopyRoofline roof(rt.impl());
+  CopyRoofline roof(rt);
   BenchSelection s = smoke();
   s.caseName = "smoke_3x7_f32";
   tunePackage(rt, k, s, roof, plain, {}, variantsOnly);

@@ -7,7 +7,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/runtime_impl.h"
+#include "gpu/device.h"
+#include "runtime/introspect.h"
 #include "support/expect_error.h"
 #include "wgk/wgk.h"
 
@@ -61,7 +62,7 @@ TEST(GpuFaults, NeverEndingShaderFailsAtTheDeadline) {
   const double s = std::chrono::duration<double>(Clock::now() - t0).count();
   EXPECT_GE(s, 1.4);
   EXPECT_LT(s, 15.0);
-  EXPECT_TRUE(rt->impl().device().isLost());
+  EXPECT_TRUE(wgk::introspect::device(*rt).isLost());
   // The abandoned device is never destroyed (that would wait for the shader): the process still
   // exits normally when this test ends. On lavapipe the endless shader keeps its CPU executor
   // busy, so later work in this process would queue behind it; see the next test for recovery.
@@ -73,14 +74,14 @@ TEST(GpuFaults, ShaderPastTheDeadlineFailsAndTheNextCallRunsOnANewDevice) {
   // About 6 s of work on lavapipe (20 million iterations take about 0.8 s).
   test_support::expectError([&] { spin(*rt, 150'000'000, x); }, ErrorCode::DeviceLost,
                             {"GPU deadline exceeded", "1000 ms deadline per call"});
-  EXPECT_TRUE(rt->impl().device().isLost());
+  EXPECT_TRUE(wgk::introspect::device(*rt).isLost());
   // Time enough for the new device (lavapipe finishes the abandoned work first); the new device
   // inherits the deadline of the old one.
-  rt->impl().device().setWaitDeadline(60'000);
+  wgk::introspect::device(*rt).setWaitDeadline(60'000);
   expectWorks(*rt);
-  EXPECT_FALSE(rt->impl().device().isLost());
-  EXPECT_EQ(rt->impl().deviceGeneration(), 1u);
-  EXPECT_EQ(rt->impl().device().waitDeadlineMs(), 60'000u);
+  EXPECT_FALSE(wgk::introspect::device(*rt).isLost());
+  EXPECT_EQ(wgk::introspect::deviceGeneration(*rt), 1u);
+  EXPECT_EQ(wgk::introspect::device(*rt).waitDeadlineMs(), 60'000u);
 }
 
 TEST(GpuFaults, DeviceLossWithWorkInFlightReachesTheCallerAndTheRuntimeRecovers) {
@@ -89,19 +90,19 @@ TEST(GpuFaults, DeviceLossWithWorkInFlightReachesTheCallerAndTheRuntimeRecovers)
   // Device output: the call returns after the submit, with the work still queued.
   CallResult r = spin(*rt, 1u << 16, x, OutputPlacement::Device);
   ASSERT_EQ(r.device.count("y"), 1u);
-  rt->impl().device().simulateLoss("test: a driver reset");
+  wgk::introspect::device(*rt).simulateLoss("test: a driver reset");
   test_support::expectError([&] { rt->download(r.device.at("y")); }, ErrorCode::DeviceLost,
                             {"device is lost", "driver reset"});
   expectWorks(*rt);
-  EXPECT_EQ(rt->impl().deviceGeneration(), 1u);
+  EXPECT_EQ(wgk::introspect::deviceGeneration(*rt), 1u);
 }
 
 TEST(GpuFaults, DestroyedDeviceIsReplacedOnTheNextCall) {
   auto rt = runtimeWithDeadline(20000);
   expectWorks(*rt);
-  rt->impl().device().destroy();
+  wgk::introspect::device(*rt).destroy();
   expectWorks(*rt);
-  EXPECT_EQ(rt->impl().deviceGeneration(), 1u);
+  EXPECT_EQ(wgk::introspect::deviceGeneration(*rt), 1u);
 }
 
 TEST(GpuFaults, OutOfMemoryReachesTheCallerAndTheRuntimeStaysUsable) {
@@ -111,7 +112,7 @@ TEST(GpuFaults, OutOfMemoryReachesTheCallerAndTheRuntimeStaysUsable) {
       [&] { rt->allocate(DType::Float32, {static_cast<int64_t>(maxBuffer / 4 + 1024)}); },
       ErrorCode::OutOfMemory, std::vector<std::string>{});
   expectWorks(*rt);
-  EXPECT_EQ(rt->impl().deviceGeneration(), 0u);  // no loss: the same device
+  EXPECT_EQ(wgk::introspect::deviceGeneration(*rt), 0u);  // no loss: the same device
 }
 
 TEST(GpuFaults, DeadlineFromTheEnvironment) {
@@ -120,9 +121,9 @@ TEST(GpuFaults, DeadlineFromTheEnvironment) {
                             {"WGK_GPU_TIMEOUT_MS='soon'"});
   ::setenv("WGK_GPU_TIMEOUT_MS", "1234", 1);
   auto rt = Runtime::create();
-  EXPECT_EQ(rt->impl().device().waitDeadlineMs(), 1234u);
+  EXPECT_EQ(wgk::introspect::device(*rt).waitDeadlineMs(), 1234u);
   ::unsetenv("WGK_GPU_TIMEOUT_MS");
-  EXPECT_EQ(Runtime::create()->impl().device().waitDeadlineMs(), 60000u);
+  EXPECT_EQ(wgk::introspect::device(*Runtime::create()).waitDeadlineMs(), 60000u);
 }
 
 }  // namespace

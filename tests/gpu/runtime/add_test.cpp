@@ -8,7 +8,8 @@
 
 #include "core/half.h"
 #include "plan/plan.h"
-#include "runtime/runtime_impl.h"
+#include "gpu/device.h"
+#include "runtime/introspect.h"
 #include "runtime/tensor_storage.h"
 #include "runtime_test_util.h"
 
@@ -35,7 +36,7 @@ std::vector<uint16_t> bitsOf(const HostTensor& t) {
 // ABI, and returns c's device bytes. Used where the plan must differ from what the runtime makes.
 std::vector<std::byte> runPlanned(const plan::Plan& p, const std::map<std::string, HostTensor>& in,
                                   uint64_t outBytes) {
-  gpu::Device& dev = runtime().impl().device();
+  gpu::Device& dev = wgk::introspect::device(runtime());
   const auto usage = gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst | gpu::BufferUsage::CopySrc;
   const plan::PlannedPass& pass = p.passes.at(0);
   std::vector<gpu::Buffer> buffers;
@@ -101,7 +102,7 @@ TEST(AddKernel, Float16RoundingIsExactForEveryValue) {
     req.inputs["a"] = {DType::Float16, r.x.shape()};
     req.inputs["b"] = {DType::Float16, r.y.shape()};
     req.forcedVariant = r.variant;
-    const plan::Plan portable = k.impl().planner().plan(req, unprobed);
+    const plan::Plan portable = wgk::introspect::planner(k).plan(req, unprobed);
     ASSERT_NE(portable.passes[0].wgsl.find("f16BitsOf(sum)"), std::string::npos);
     HostTensor gotPortable(DType::Float16, want.shape());
     const auto bytes =
@@ -153,13 +154,13 @@ TEST(AddKernel, FoldedGridsCoverEveryElement) {
     req.inputs["b"] = {DType::Float32, c.b};
     req.forcedVariant = c.variant;
     req.tunables = tunables;
-    const plan::Plan p = k.impl().plan(req, /*renderShaders=*/false);
+    const plan::Plan p = wgk::introspect::plan(k, req, /*renderShaders=*/false);
     ASSERT_EQ(p.passes[0].dispatch[0], 65535u);
     ASSERT_GE(p.passes[0].dispatch[1], 2u);
     CallOptions o;
     o.variant = c.variant;
     o.placement = OutputPlacement::Host;
-    const HostTensor got = k.impl().call({{"a", a}, {"b", b}}, o, tunables).host.at("c");
+    const HostTensor got = wgk::introspect::call(k, {{"a", a}, {"b", b}}, o, tunables).host.at("c");
     const HostTensor want = reference::runReference(kAdd, {{"a", a}, {"b", b}}, {}).at("c");
     const CompareResult r = compareTensors(got, want, Tolerance{});  // exact: one correctly rounded add
     EXPECT_TRUE(r.pass) << r.summary();

@@ -2,6 +2,7 @@
 // kernels rendering the same shader share one pipeline; the buffer pool does not grow.
 #include <gtest/gtest.h>
 
+#include "runtime/introspect.h"
 #include "runtime_test_util.h"
 
 namespace wgk::runtime_test {
@@ -94,7 +95,7 @@ TEST(RuntimeCaches, TwoKernelsRenderingTheSameShaderShareAPipeline) {
   Kernel byRepo = load(rt, kGelu);
   // The same package by folder path is a second kernel (its own plan cache) ...
   Kernel byPath = rt.load(std::string(WGK_SOURCE_DIR) + "/packages/webgpu-kernels/" + kGelu);
-  ASSERT_NE(&byRepo.impl(), &byPath.impl());
+  ASSERT_NE(wgk::introspect::identity(byRepo), wgk::introspect::identity(byPath));
   EXPECT_EQ(byPath.source().origin, "path");
   std::map<std::string, HostTensor> in{{"X", rnd(DType::Float16, {2, 64}, 30)}};
   byRepo(in);
@@ -108,7 +109,7 @@ TEST(RuntimeCaches, TwoKernelsRenderingTheSameShaderShareAPipeline) {
 
   // Loading the same repo id again returns the same kernel, plan cache included.
   Kernel again = load(rt, kGelu);
-  EXPECT_EQ(&again.impl(), &byRepo.impl());
+  EXPECT_EQ(wgk::introspect::identity(again), wgk::introspect::identity(byRepo));
   again(in);
   EXPECT_EQ(rt.cacheStats().planHits, b.planHits + 1);
 }

@@ -10,7 +10,8 @@
 #include <limits>
 
 #include "plan/plan.h"
-#include "runtime/runtime_impl.h"
+#include "gpu/device.h"
+#include "runtime/introspect.h"
 #include "runtime_test_util.h"
 
 namespace wgk::runtime_test {
@@ -53,7 +54,7 @@ TEST(SoftmaxKernel, FoldedRowGridsCoverEveryRow) {
     plan::PlanRequest req;
     req.inputs["x"] = {c.dtype, c.x};
     req.forcedVariant = c.variant;
-    const plan::Plan p = k.impl().plan(req, /*renderShaders=*/false);
+    const plan::Plan p = wgk::introspect::plan(k, req, /*renderShaders=*/false);
     EXPECT_EQ(p.passes[0].dispatch[0], 65535u);
     const HostTensor got = softmaxOn(k, x, c.variant);
     const HostTensor want = reference::runReference(kSoftmax, {{"x", x}}, {}).at("y");
@@ -114,13 +115,13 @@ TEST(SoftmaxKernel, SubgroupRowsWgslCompilesOnThisDevice) {
   wide.adapterInfoNumbers["subgroupMinSize"] = 32;
   wide.adapterInfoNumbers["subgroupMaxSize"] = 32;
   Kernel k = kernel(kSoftmax);
-  gpu::Device& dev = runtime().impl().device();
+  gpu::Device& dev = wgk::introspect::device(runtime());
   for (DType t : {DType::Float32, DType::Float16})
     for (const Shape& x : {Shape{64, 64}, Shape{1, 16, 128, 1024}}) {
       plan::PlanRequest req;
       req.inputs["x"] = {t, x};
       req.forcedVariant = "online_subgroup_rows_vec4";
-      const plan::Plan p = k.impl().planner().plan(req, wide);
+      const plan::Plan p = wgk::introspect::planner(k).plan(req, wide);
       std::vector<gpu::BindingKind> kinds;
       for (const auto& b : p.passes.at(0).bindings)
         kinds.push_back(b.kind == plan::BindingKind::Uniform     ? gpu::BindingKind::Uniform

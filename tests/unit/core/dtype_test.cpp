@@ -62,3 +62,19 @@ TEST(DType, NumelOverflowIsAnError) {
 
 }  // namespace
 }  // namespace wgk
+
+#include "core/shape_text.h"
+
+namespace wgk {
+namespace {
+
+TEST(ShapeText, OneWayToWriteAShape) {
+  EXPECT_EQ(shapeText({2, 8}), "[2, 8]");
+  EXPECT_EQ(shapeText({}), "[]");
+  EXPECT_EQ(joinDims({1, 128, 3072}), "1, 128, 3072");
+  EXPECT_EQ(joinDims({1, 128, 3072}, "x"), "1x128x3072");
+  EXPECT_EQ(joinDims({7}, "x"), "7");
+}
+
+}  // namespace
+}  // namespace wgk

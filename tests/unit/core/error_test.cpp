@@ -1,7 +1,11 @@
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <set>
 
+#include <nlohmann/json.hpp>
+
+#include "core/foreign_errors.h"
 #include "wgk/error.h"
 
 namespace wgk {
@@ -12,10 +16,56 @@ TEST(Error, CarriesCodeMessageAndContextInnermostFirst) {
   EXPECT_EQ(e.code(), ErrorCode::Expression);
   EXPECT_EQ(e.message(), "unknown name 'x'");
   EXPECT_STREQ(e.what(), "unknown name 'x'");
-  e.with("in expression `x + 1`").with("in variant vec4");
+  e.with("in expression `x + 1`").with("while planning vec4");
   ASSERT_EQ(e.context().size(), 2u);
   EXPECT_EQ(e.context()[0], "in expression `x + 1`");
-  EXPECT_STREQ(e.what(), "unknown name 'x'\n  while in expression `x + 1`\n  while in variant vec4");
+  // The entries are whole phrases: the error adds no word of its own.
+  EXPECT_STREQ(e.what(), "unknown name 'x'\n  in expression `x + 1`\n  while planning vec4");
+}
+
+TEST(Error, RecodedKeepsTheContextChain) {
+  Error e(ErrorCode::Expression, "no shape");
+  e.with("in output Y").with("while planning p");
+  const Error c = e.recoded(ErrorCode::Contract, "Y has no shape");
+  EXPECT_EQ(c.code(), ErrorCode::Contract);
+  EXPECT_EQ(c.message(), "Y has no shape");
+  EXPECT_EQ(c.context(), e.context());
+  EXPECT_STREQ(c.what(), "Y has no shape\n  in output Y\n  while planning p");
+  const Error built(ErrorCode::Io, "gone", {"while reading a"});
+  EXPECT_STREQ(built.what(), "gone\n  while reading a");
+}
+
+TEST(Error, FilesystemAndJsonExceptionsBecomeWgkErrors) {
+  try {
+    asWgkErrors([] { std::filesystem::create_directories("/proc/no/such/place"); });
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Io);
+    EXPECT_NE(e.message().find("/proc/no/such/place"), std::string::npos) << e.message();
+    EXPECT_EQ(e.message().find("filesystem error:"), std::string::npos) << e.message();
+  }
+  try {
+    asWgkErrors([] { return nlohmann::json::parse("{"); });
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Parse);
+  }
+  try {
+    asWgkErrors([] { return nlohmann::json::object().at("missing").get<int>(); });
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Manifest);
+  }
+  // A wgk::Error keeps its chain; other exceptions pass through.
+  try {
+    asWgkErrors([] { withContext("in x", [] { throw Error(ErrorCode::Gpu, "bad"); }); });
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Gpu);
+    EXPECT_EQ(e.context(), std::vector<std::string>{"in x"});
+  }
+  EXPECT_THROW(asWgkErrors([] { throw std::runtime_error("x"); }), std::runtime_error);
+  EXPECT_EQ(asWgkErrors([] { return 7; }), 7);
 }
 
 TEST(Error, WithContextAppendsAndRethrows) {

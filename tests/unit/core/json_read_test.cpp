@@ -2,6 +2,10 @@
 #include "core/json_read.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 
 #include "support/expect_error.h"
 
@@ -46,6 +50,33 @@ TEST(JsonRead, MalformedTextNamesWhat) {
   expectError([] { parseJson("{\"a\": ", "lock file"); }, ErrorCode::Parse, {"lock file is not valid JSON"});
   expectError([] { readJsonFile("/nonexistent/x.json"); }, ErrorCode::Io,
               {"cannot open '/nonexistent/x.json'"});
+}
+
+TEST(JsonRead, LoadJsonFileAddsOneReadingContextToEveryError) {
+  const auto dir = std::filesystem::temp_directory_path() / ("wgk_json_read_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string good = (dir / "good.json").string(), bad = (dir / "bad.json").string();
+  std::ofstream(good) << R"({"n": 3})";
+  std::ofstream(bad) << "{";
+  EXPECT_EQ(loadJsonFile(good, [](const nlohmann::json& j) { return j.at("n").get<int>(); }), 3);
+  EXPECT_EQ(loadOrderedJsonFile(good, [](const nlohmann::ordered_json& j) { return j.size(); }), 1u);
+  try {
+    loadJsonFile(bad, [](const nlohmann::json&) { return 0; }, "tuning file " + bad);
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Parse);
+    EXPECT_EQ(e.context(), std::vector<std::string>{"while reading tuning file " + bad});
+  }
+  try {  // the reader's own error gets the same context, once
+    loadOrderedJsonFile(good, [](const nlohmann::ordered_json&) -> int { throw Error(ErrorCode::Manifest, "no"); });
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::Manifest);
+    EXPECT_EQ(e.context(), std::vector<std::string>{"while reading " + good});
+  }
+  expectError([&] { loadJsonFile((dir / "missing.json").string(), [](const nlohmann::json&) { return 0; }); },
+              ErrorCode::Io, {"missing.json"});
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -18,15 +18,29 @@ endforeach()
 if(checked LESS 5)
   message(FATAL_ERROR "layering check found only ${checked} pure test link lines under ${BINARY_DIR}/tests/unit")
 endif()
+# refuse(<files> <allowed folder regex> <line regex> <what>): no file outside the allowed folder
+# holds a line matching the regex.
+function(refuse files allowed regex what)
+  foreach(f IN LISTS files)
+    if(allowed AND f MATCHES "${allowed}")
+      continue()
+    endif()
+    file(STRINGS "${f}" hits REGEX "${regex}")
+    if(hits)
+      message(FATAL_ERROR "layering broken: ${f} ${what}")
+    endif()
+  endforeach()
+endfunction()
 # 2. Sources: webgpu.h is included only under src/gpu/.
 file(GLOB_RECURSE sources "${SOURCE_DIR}/src/*.h" "${SOURCE_DIR}/src/*.cpp" "${SOURCE_DIR}/include/*.h")
-foreach(f IN LISTS sources)
-  if(f MATCHES "/src/gpu/")
-    continue()
-  endif()
-  file(STRINGS "${f}" hits REGEX "#include[ \t]*[<\"]webgpu/webgpu.h")
-  if(hits)
-    message(FATAL_ERROR "layering broken: ${f} includes webgpu.h (only src/gpu/ may)")
-  endif()
-endforeach()
-message(STATUS "layering ok: ${checked} pure link lines, no webgpu.h outside src/gpu")
+refuse("${sources}" "/src/gpu/" "#include[ \t]*[<\"]webgpu/webgpu.h" "includes webgpu.h (only src/gpu/ may)")
+# 3. No back door: runtime_impl.h is included only under src/runtime/ (wgk's own tools use
+#    runtime/introspect.h), and the public headers hand out no impl().
+file(GLOB_RECURSE everything "${SOURCE_DIR}/src/*.h" "${SOURCE_DIR}/src/*.cpp" "${SOURCE_DIR}/include/*.h"
+     "${SOURCE_DIR}/python/src/*.h" "${SOURCE_DIR}/python/src/*.cpp" "${SOURCE_DIR}/tests/*.h"
+     "${SOURCE_DIR}/tests/*.cpp" "${SOURCE_DIR}/tools/*.cpp" "${SOURCE_DIR}/fuzz/*.cpp")
+refuse("${everything}" "/src/runtime/" "#include[ \t]*\"runtime/runtime_impl.h\""
+       "includes runtime/runtime_impl.h (only src/runtime/ may; use runtime/introspect.h)")
+file(GLOB public_headers "${SOURCE_DIR}/include/wgk/*.h")
+refuse("${public_headers}" "" "[A-Za-z]+Impl& impl\\(\\)" "declares impl(); wgk's tools use runtime/introspect.h")
+message(STATUS "layering ok: ${checked} pure link lines, no webgpu.h outside src/gpu, runtime_impl.h only in src/runtime")

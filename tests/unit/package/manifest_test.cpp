@@ -12,7 +12,7 @@ namespace {
 const std::string kSeeds = WGK_SEEDS_DIR;
 
 Json seed(const std::string& name) {
-  return readJsonFile(kSeeds + "/" + name + ".manifest.json");
+  return wgk::readOrderedJsonFile(kSeeds + "/" + name + ".manifest.json");
 }
 
 // Expects parseManifest to fail with Error(Manifest) whose text contains every fragment.

@@ -55,15 +55,15 @@ void expectContains(const Json& seed, const Json& embedded, const std::string& p
 class SeedContract : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SeedContract, EmbeddedManifestExtendsTheSeedUnchanged) {
-  const Json seed = readJsonFile(kSeeds + "/" + GetParam() + ".manifest.json");
-  const Json embedded = readJsonFile(kPackages + "/" + GetParam() + "/build/webgpu/manifest.json");
+  const Json seed = wgk::readOrderedJsonFile(kSeeds + "/" + GetParam() + ".manifest.json");
+  const Json embedded = wgk::readOrderedJsonFile(kPackages + "/" + GetParam() + "/build/webgpu/manifest.json");
   expectContains(seed, embedded, "");
   // The embedded manifest is still a valid manifest of the same op.
   EXPECT_EQ(parseManifest(embedded).id(), parseManifest(seed).id());
 }
 
 TEST(SeedContract, DetectsAChangedSeedVariant) {
-  const Json seed = readJsonFile(kSeeds + "/com.microsoft.FastGelu.manifest.json");
+  const Json seed = wgk::readOrderedJsonFile(kSeeds + "/com.microsoft.FastGelu.manifest.json");
   Json changed = seed;
   changed["variants"][0]["priority"] = 12345;
   EXPECT_NONFATAL_FAILURE(expectContains(seed, changed, ""), "was changed");
@@ -71,7 +71,7 @@ TEST(SeedContract, DetectsAChangedSeedVariant) {
   renamedDerive["derive"]["baseOk"] = "true";
   EXPECT_NONFATAL_FAILURE(expectContains(seed, renamedDerive, ""), "differs from the seed");
   // A new constraint may be added; one the seed states may not change.
-  const Json rms = readJsonFile(kSeeds + "/ai.onnx.RMSNormalization.manifest.json");
+  const Json rms = wgk::readOrderedJsonFile(kSeeds + "/ai.onnx.RMSNormalization.manifest.json");
   Json added = rms;
   added["attributeConstraints"]["epsilon"] = Json::parse(R"({"min": 0})");
   expectContains(rms, added, "");

@@ -14,7 +14,7 @@ using namespace wgk::package;
 namespace {
 
 Json hub(const std::string& op) {
-  return readJsonFile(std::string(WGK_SOURCE_DIR) + "/tests/data/hub/ai.onnx." + op + "/manifest.json");
+  return wgk::readOrderedJsonFile(std::string(WGK_SOURCE_DIR) + "/tests/data/hub/ai.onnx." + op + "/manifest.json");
 }
 
 // A small manifest using most constructs (the Add manifest is too regular for some of them).

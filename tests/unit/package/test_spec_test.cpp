@@ -32,7 +32,7 @@ const char* kAddLike = R"({
 
 void expectError(const std::string& text, bool bench, std::initializer_list<std::string> fragments) {
   try {
-    Json j = parseJsonText(text, "test");
+    Json j = wgk::parseOrderedJson(text, "test");
     if (bench)
       parseBenchFile(j);
     else
@@ -47,7 +47,7 @@ void expectError(const std::string& text, bool bench, std::initializer_list<std:
 }  // namespace
 
 TEST(TestFile, ParsesHubShape) {
-  TestFile t = parseTestFile(parseJsonText(kAddLike, "add"));
+  TestFile t = parseTestFile(wgk::parseOrderedJson(kAddLike, "add"));
   ASSERT_EQ(t.cases.size(), 3u);
   const TestCase& c0 = t.cases[0];
   EXPECT_EQ(c0.outputs.at("c").tolerance.abs.value_or(-1), 1e-6);
@@ -145,7 +145,7 @@ const char* kHubAddCases = R"({
   ]})";
 
 TEST(TestFile, ReadsTheHubsAddCases) {
-  TestFile t = parseTestFile(parseJsonText(kHubAddCases, "hub add"));
+  TestFile t = parseTestFile(wgk::parseOrderedJson(kHubAddCases, "hub add"));
   ASSERT_EQ(t.cases.size(), 6u);
   const TestCase& sub = t.cases[0];
   ASSERT_TRUE(sub.skipGpu);
@@ -267,7 +267,7 @@ TEST(BenchFile, ParsesAndDefaultsToSeededRandom) {
        "attrs": {"epsilon": 1e-6}, "absent": ["bias"]}
     ],
     "report": {"warmup": 3, "iterations": 20}})";
-  BenchFile b = parseBenchFile(parseJsonText(text, "bench"));
+  BenchFile b = parseBenchFile(wgk::parseOrderedJson(text, "bench"));
   ASSERT_EQ(b.cases.size(), 1u);
   EXPECT_EQ(b.report.iterations, 20);
   EXPECT_EQ(b.cases[0].absent, std::vector<std::string>{"bias"});

@@ -4,6 +4,8 @@
 // shaders rendered.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "plan_test_util.h"
 
 using namespace wgk;
@@ -172,7 +174,7 @@ TEST(EmbeddedVariants, RmsStash10PicksTheParallelWordsVariant) {
   EXPECT_TRUE(has(w, "@workgroup_size(256)")) << w;
   EXPECT_TRUE(has(w, "var cache : array<vec4<u32>, 1>;")) << w;
   EXPECT_TRUE(has(w, "var<workgroup> part : array<f16, 256>;")) << w;
-  EXPECT_TRUE(has(w, "return vec4<f16>(roundToF16Quantum(v * v));")) << w;
+  EXPECT_TRUE(has(w, "return vec4<f16>(roundF16(v * v));")) << w;
   EXPECT_TRUE(has(w, "let y = vec4<f16>(v / d) * sh;")) << w;
   // Unprobed: every f16 operation emulated in f32, as stash_f16_serial does (same bits).
   const std::string u = planEmbeddedUnprobed("ai.onnx.RMSNormalization", r).passes[0].wgsl;
@@ -240,4 +242,48 @@ TEST(EmbeddedVariants, RmsNegativeEpsilonIsAContractError) {
               {"attribute epsilon = -1", "below attributeConstraints.epsilon.min 0"});
   expectError(ErrorCode::Contract, [&] { plan(-1e-30); }, {"attributeConstraints.epsilon.min"});
   EXPECT_EQ(plan(0).variant, "last_axis_row_vec4");
+}
+
+// Issue 17: roundF16 is written once in the RMSNormalization package (rms-round-f16.wgsl.jinja)
+// and included by every template that rounds to f16 in f32. Every variant that can plan an f16
+// request renders exactly one roundF16 of the shared form, of the type its template asked for.
+TEST(EmbeddedVariants, RmsTemplatesShareOneRoundF16) {
+  const std::string id = "ai.onnx.RMSNormalization";
+  std::vector<PlanRequest> requests = {
+      request({{"x", f16({4, 4096})}, {"scale", f16({4096})}}),
+      request({{"x", f16({2, 4095})}, {"scale", f16({4095})}}),
+      request({{"x", f16({8, 16384})}, {"scale", f32({16384})}}),
+      request({{"x", f16({4, 128, 256})}, {"scale", f16({128, 256})}}, {{"axis", 1}}),
+      request({{"x", f16({3, 64})}, {"scale", f16({64})}}, {{"stash_type", 10}}),
+      request({{"x", f16({3, 4096})}, {"scale", f16({4096})}}, {{"stash_type", 10}}),
+  };
+  std::set<std::string> rendered;  // variant/pass that hold a roundF16
+  for (const auto& v : embeddedPlanner(id).package().manifest().variants)
+    for (PlanRequest r : requests) {
+      r.forcedVariant = v.id;
+      Plan p;
+      try {
+        p = planEmbedded(id, r);
+      } catch (const Error&) {
+        continue;  // not eligible for this request
+      }
+      for (const auto& pass : p.passes) {
+        const std::string c = code(pass.wgsl);
+        size_t n = 0;
+        for (size_t at = c.find("fn roundF16("); at != std::string::npos; at = c.find("fn roundF16(", at + 1)) ++n;
+        if (n == 0) continue;
+        EXPECT_EQ(n, 1u) << v.id << "/" << pass.id;
+        const bool vec = has(c, "fn roundF16(v : vec4<f32>) -> vec4<f32> {");
+        EXPECT_TRUE(vec || has(c, "fn roundF16(v : f32) -> f32 {")) << v.id << "/" << pass.id << "\n" << c;
+        EXPECT_TRUE(has(c, vec ? "bitcast<vec4<u32>>(v) >> vec4<u32>(23u)" : "bitcast<u32>(v) >> u32(23u)"))
+            << v.id << "/" << pass.id;
+        EXPECT_TRUE(has(c, "return round(v * up) * down;")) << v.id << "/" << pass.id;
+        EXPECT_FALSE(has(c, "roundToF16Quantum")) << v.id << "/" << pass.id;
+        rendered.insert(v.id + "/" + pass.id);
+      }
+    }
+  // The four templates that had their own copy, and stash_f16_rows_f16x8's former roundToF16Quantum.
+  EXPECT_GE(rendered.size(), 4u);
+  for (const char* expected : {"last_axis/main", "last_axis_row_vec4/main", "stash_f16_rows_f16x8/main"})
+    EXPECT_TRUE(rendered.count(expected)) << expected;
 }

@@ -120,7 +120,7 @@ TEST(PlanParts, JsonAndText) {
 // A `$name` element type resolves at plan time to a value an expression computed: it must be a
 // WGSL element type, or the generated declarations would carry whatever the package wrote.
 TEST(PlanParts, ResolvedElementTypeMustBeWgsl) {
-  package::Json j = package::readJsonFile(std::string(WGK_SEEDS_DIR) + "/com.microsoft.FastGelu.manifest.json");
+  package::Json j = wgk::readOrderedJsonFile(std::string(WGK_SEEDS_DIR) + "/com.microsoft.FastGelu.manifest.json");
   j["variants"][0]["constants"]["vectorScalar"] = "\"vec4<f32>>; @group(0) @binding(7) var<storage> evil: array<u32\"";
   auto pkg = package::Package::fromManifest(package::parseManifest(j), WGK_SEEDS_DIR);
   Planner planner(pkg);

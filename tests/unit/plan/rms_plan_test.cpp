@@ -177,7 +177,7 @@ TEST(RmsPlan, ScalarScale) {
 
 // An evaluation error in one variant's when makes only that variant ineligible.
 TEST(RmsPlan, WhenErrorOnlyDisqualifiesThatVariant) {
-  package::Json j = package::readJsonFile(std::string(WGK_SEEDS_DIR) + "/" + kRms + ".manifest.json");
+  package::Json j = wgk::readOrderedJsonFile(std::string(WGK_SEEDS_DIR) + "/" + kRms + ".manifest.json");
   j["variants"][5]["when"][2] = "dim(shapes.scale, -1) == 1";  // last_axis_row; fails on rank 0
   Planner planner(package::Package::fromManifest(package::parseManifest(j), WGK_SEEDS_DIR));
   PlanOptions o;

@@ -99,7 +99,7 @@ TEST(ReferenceRegistry, RejectsBadCalls) {
       [&] {
         runReference("com.microsoft.FastGelu", {{"X", HostTensor(DType::Int32, {1})}}, {});
       },
-      c, {"int32", "while in the CPU reference of com.microsoft.FastGelu"});
+      c, {"int32", "in the CPU reference of com.microsoft.FastGelu"});
 }
 
 }  // namespace

@@ -121,7 +121,7 @@ TEST(Render, EvaluationErrorsNameTemplateAndLine) {
   s.set("shapes", Map{{"X", List{2, 3}}});
   expectError(
       [&] { render("ok\nok\n{{ dim(shapes.X, 5) }}", s); }, ErrorCode::Expression,
-      {"dim(): index 5 out of range", "in `dim(shapes.X, 5)`", "while in template t.wgsl.jinja line 3"});
+      {"dim(): index 5 out of range", "in `dim(shapes.X, 5)`", "in template t.wgsl.jinja line 3"});
   expectError([&] { render("{% for i in range(2) %}\n{% if i / 0 %}{% endif %}{% endfor %}", s); },
               ErrorCode::Expression, {"division by zero in `i / 0`", "line 2"});
   expectError([&] { render("{{ foo }}", s); }, ErrorCode::Expression,
