@@ -13,7 +13,7 @@ APT_PKGS=(cmake g++ make pkg-config python3 ca-certificates
   nlohmann-json3-dev libcli11-dev libfmt-dev libssl-dev libgtest-dev libcurl4-openssl-dev)
 # The hardening runs (scripts/ci_hardening.sh, scripts/fuzz.sh): libFuzzer comes with Debian's
 # clang; the ASan/UBSan/TSan runtimes of GCC come with g++. WGK_HARDENING=0 (no hardening runs) leaves clang out.
-if [[ ${WGK_HARDENING:-1} == 1 ]]; then APT_PKGS+=(clang-14 libclang-rt-14-dev); fi
+if [[ ${WGK_HARDENING:-fuzz} != 0 ]]; then APT_PKGS+=(clang-14 libclang-rt-14-dev); fi
 # The Python package (python/, docs/python.md) and its tests: Debian's python3 and its packages
 # only (no PyPI). scikit-build-core comes from bookworm-backports (Debian 12 has none).
 PY_PKGS=(python3-dev python3-pip pybind11-dev python3-numpy python3-pytest python3-torch)

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/shape_text.h"
 #include "wgk/error.h"
 
 namespace wgk {
@@ -48,11 +49,9 @@ DType parseDType(std::string_view name) {
 int64_t numel(const Shape& shape) {
   int64_t n = 1;
   for (int64_t d : shape)
-    if (__builtin_mul_overflow(n, d, &n)) {
-      std::string dims;
-      for (int64_t e : shape) dims += (dims.empty() ? "" : "x") + std::to_string(e);
-      throw Error(ErrorCode::InvalidArgument, "shape " + dims + " has more elements than 64 bits can count");
-    }
+    if (__builtin_mul_overflow(n, d, &n))
+      throw Error(ErrorCode::InvalidArgument,
+                  "shape " + shapeText(shape) + " has more elements than 64 bits can count");
   return n;
 }
 
