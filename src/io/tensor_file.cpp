@@ -15,10 +15,6 @@
 namespace wgk {
 namespace {
 
-bool endsWith(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 // 8-byte words (the bits of doubles, held in an int64 tensor) -> float32 or float16.
 HostTensor castDoubles(const HostTensor& words, DType as) {
   if (as != DType::Float32 && as != DType::Float16)
