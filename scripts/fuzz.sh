@@ -4,14 +4,17 @@
 #   scripts/fuzz.sh --runs 10000000    each target for 10 million executions (the campaign)
 #   scripts/fuzz.sh 60 fuzz_expr       one target
 # Builds the targets first (clang-14, ASan + UBSan + libFuzzer, only the layers they need) in
-# ${WGK_FUZZ_BUILD_DIR:-build-fuzz}. Seeds come from scripts/fuzz_corpus.py; what the fuzzer adds
-# stays in <build>/corpus/<target>. A crash, leak, UB report or an input slower than
+# ${WGK_FUZZ_BUILD_DIR:-build-fuzz}, at ${WGK_FUZZ_OPT:--O2} (CI's brief run builds at -O0: half the
+# compile time; a folder keeps the level it was configured with). Seeds come from
+# scripts/fuzz_corpus.py; what the fuzzer adds stays in <build>/corpus/<target>. A crash, leak, UB report or an input slower than
 # WGK_FUZZ_TIMEOUT (default 10 s) is a finding: saved under <build>/findings/<target>/, and the
 # script exits 1 after running the rest. Prints one line per target: executions, seconds, result.
 # WGK_FUZZ_WORKERS=J runs J processes per target side by side (distinct seeds, one shared corpus;
 # with --runs N each runs N/J and the line sums their executions): the campaign on a many-core
 # machine. WGK_FUZZ_PREBUILT=1 skips the build (targets copied from a build made elsewhere) and,
-# when <build>/seeds exists, the seed corpora.
+# when <build>/seeds exists, the seed corpora. WGK_FUZZ_FLAGS adds libFuzzer flags to every process
+# (the campaign's later calls used -entropic=0: the entropic scheduler's bookkeeping cost 2.4 times
+# the planner's executions per second once its corpus held hundreds of inputs).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${WGK_FUZZ_BUILD_DIR:-$here/build-fuzz}
@@ -23,7 +26,8 @@ targets=("$@")
 
 if [[ ${WGK_FUZZ_PREBUILT:-0} != 1 && ! -f $build/CMakeCache.txt ]]; then
   CC=${WGK_FUZZ_CC:-clang-14} CXX=${WGK_FUZZ_CXX:-clang++-14} cmake -S "$here" -B "$build" \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWGK_FUZZ=ON -DWGK_BUILD_TESTS=OFF -DWGK_BUILD_EXAMPLES=OFF \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="${WGK_FUZZ_OPT:--O2} -DNDEBUG" \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="${WGK_FUZZ_OPT:--O2} -DNDEBUG" -DWGK_FUZZ=ON -DWGK_BUILD_TESTS=OFF -DWGK_BUILD_EXAMPLES=OFF \
     -DWGK_INSTALL=OFF >/dev/null
 fi
 [[ ${WGK_FUZZ_PREBUILT:-0} == 1 ]] || cmake --build "$build" -j"${WGK_FUZZ_JOBS:-2}" --target wgk_fuzz_all >/dev/null
@@ -37,8 +41,8 @@ failed=0
 for t in "${targets[@]}"; do
   corpus=$build/corpus/$t findings=$build/findings/$t log=$build/logs/$t.log
   mkdir -p "$corpus" "$findings" "$build/logs"
-  extra=()
-  case $t in fuzz_manifest | fuzz_loaders | fuzz_template) extra=(-max_len=65536) ;; esac
+  read -ra extra <<<"${WGK_FUZZ_FLAGS:-}"
+  case $t in fuzz_manifest | fuzz_loaders | fuzz_template) extra+=(-max_len=65536) ;; esac
   rc=0
   pids=()
   for ((w = 0; w < workers; w++)); do
