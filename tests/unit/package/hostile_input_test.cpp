@@ -10,6 +10,7 @@
 #include "package/tensor_data.h"
 #include "package/test_spec.h"
 #include "support/expect_error.h"
+#include "support/time_limit.h"
 
 using namespace wgk;
 using namespace wgk::package;
@@ -77,7 +78,7 @@ TEST(HostileInput, HugeTestShapeIsRefusedBeforeAllocating) {
         materialize(fill, DType::Float32, {int64_t{1} << 40, int64_t{1} << 40});
       },
       ErrorCode::Manifest, {"holds more than"});
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, test_support::timeLimit(std::chrono::seconds(1)));
   EXPECT_EQ(materialize(fill, DType::Float32, {0, int64_t{1} << 40}).shape().size(), 2u);  // empty is fine
 }
 

@@ -1,6 +1,7 @@
 // RenderLimits: every limit gives an Error(Template) naming the limit and the template, quickly.
 #include <chrono>
 
+#include "support/time_limit.h"
 #include "template_util.h"
 
 namespace wgk::templates {
@@ -14,7 +15,7 @@ TEST(Limits, HugeRangeHitsTheIterationLimitQuickly) {
   auto start = std::chrono::steady_clock::now();
   expectError([] { render("{% for i in range(10 ** 12) %}{% endfor %}"); }, ErrorCode::Template,
               {"template t.wgsl.jinja: more than 1000000 loop iterations (RenderLimits::maxLoopIterations)"});
-  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(5));
+  EXPECT_LT(std::chrono::steady_clock::now() - start, test_support::timeLimit(std::chrono::seconds(5)));
   expectError([] { render("{% for i in range(-9223372036854775807, 9223372036854775807) %}{% endfor %}"); },
               ErrorCode::Template, {"loop iterations"});
 }
