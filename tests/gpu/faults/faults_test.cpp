@@ -3,6 +3,7 @@
 // same Runtime runs kernels again.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -53,6 +54,20 @@ std::shared_ptr<Runtime> runtimeWithDeadline(uint64_t ms) {
   return Runtime::create(o);
 }
 
+// Loop iterations that keep this device busy for about `ms`, measured on a runtime of its own: a
+// fixed count is not enough, as lavapipe's speed follows the machine and its load (150 million
+// iterations once took 6 s here and later finished inside a 1 s deadline).
+uint32_t spinsLasting(double ms) {
+  auto probe = runtimeWithDeadline(60'000);
+  const HostTensor x = iota(8);
+  constexpr uint32_t kProbe = 20'000'000;
+  spin(*probe, kProbe, x);  // the first call also compiles the pipeline
+  const auto t0 = Clock::now();
+  spin(*probe, kProbe, x);
+  const double probeMs = std::max(1.0, std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+  return static_cast<uint32_t>(std::clamp(kProbe * ms / probeMs, 1e6, 4e9));
+}
+
 TEST(GpuFaults, NeverEndingShaderFailsAtTheDeadline) {
   auto rt = runtimeWithDeadline(1500);
   const HostTensor x = iota(8);
@@ -69,10 +84,10 @@ TEST(GpuFaults, NeverEndingShaderFailsAtTheDeadline) {
 }
 
 TEST(GpuFaults, ShaderPastTheDeadlineFailsAndTheNextCallRunsOnANewDevice) {
+  const uint32_t spins = spinsLasting(6000);  // six times the deadline
   auto rt = runtimeWithDeadline(1000);
   const HostTensor x = iota(8);
-  // About 6 s of work on lavapipe (20 million iterations take about 0.8 s).
-  test_support::expectError([&] { spin(*rt, 150'000'000, x); }, ErrorCode::DeviceLost,
+  test_support::expectError([&] { spin(*rt, spins, x); }, ErrorCode::DeviceLost,
                             {"GPU deadline exceeded", "1000 ms deadline per call"});
   EXPECT_TRUE(wgk::introspect::device(*rt).isLost());
   // Time enough for the new device (lavapipe finishes the abandoned work first); the new device
