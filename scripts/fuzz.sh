@@ -8,7 +8,8 @@
 # compile time; a folder keeps the level it was configured with). Seeds come from
 # scripts/fuzz_corpus.py; what the fuzzer adds stays in <build>/corpus/<target>. A crash, leak,
 # UB report or an input slower than WGK_FUZZ_TIMEOUT (default 10 s) is a finding: saved under
-# <build>/findings/<target>/, and the script exits 1 after running the rest. Prints one line per target: executions, seconds, result.
+# <build>/findings/<target>/, and the script exits 1 after running the rest. Prints one line per
+# target: executions, seconds, result.
 # WGK_FUZZ_WORKERS=J runs J processes per target side by side (distinct seeds, one shared corpus;
 # with --runs N each runs N/J and the line sums their executions): the campaign on a many-core
 # machine. WGK_FUZZ_PREBUILT=1 skips the build (targets copied from a build made elsewhere) and,
@@ -27,8 +28,8 @@ targets=("$@")
 if [[ ${WGK_FUZZ_PREBUILT:-0} != 1 && ! -f $build/CMakeCache.txt ]]; then
   CC=${WGK_FUZZ_CC:-clang-14} CXX=${WGK_FUZZ_CXX:-clang++-14} cmake -S "$here" -B "$build" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_C_FLAGS_RELWITHDEBINFO="${WGK_FUZZ_OPT:--O2} -DNDEBUG" \
-    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="${WGK_FUZZ_OPT:--O2} -DNDEBUG" -DWGK_FUZZ=ON -DWGK_BUILD_TESTS=OFF -DWGK_BUILD_EXAMPLES=OFF \
-    -DWGK_INSTALL=OFF >/dev/null
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="${WGK_FUZZ_OPT:--O2} -DNDEBUG" -DWGK_FUZZ=ON -DWGK_BUILD_TESTS=OFF \
+    -DWGK_BUILD_EXAMPLES=OFF -DWGK_INSTALL=OFF >/dev/null
 fi
 [[ ${WGK_FUZZ_PREBUILT:-0} == 1 ]] || cmake --build "$build" -j"${WGK_FUZZ_JOBS:-2}" --target wgk_fuzz_all >/dev/null
 [[ ${WGK_FUZZ_PREBUILT:-0} == 1 && -d $build/seeds ]] || python3 "$here/scripts/fuzz_corpus.py" "$build/seeds" >/dev/null
