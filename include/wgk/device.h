@@ -34,6 +34,11 @@ struct DeviceOptions {
   std::vector<std::string> adapterToggles;   // added to the defaults (vulkan_enable_f16_on_nvidia)
   std::vector<std::string> enableToggles;    // device toggles
   std::vector<std::string> disableToggles;   // added to the defaults (timestamp_quantization)
+  // Request chromium-experimental-subgroup-matrix (WGSL subgroup matrices: NVIDIA's tensor cores)
+  // whenever the adapter offers it; Dawn offers it only with the adapter toggle allow_unsafe_apis,
+  // which wgk then adds. false (RuntimeOptions, WGK_NO_SUBGROUP_MATRIX=1, `--no-subgroup-matrix`)
+  // leaves both out, so no variant that needs subgroup matrices is eligible.
+  bool subgroupMatrix = true;
 };
 
 

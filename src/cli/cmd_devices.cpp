@@ -11,6 +11,7 @@
 #include "gpu/f16_policy.h"
 #include "gpu/loader.h"
 #include "gpu/self_check.h"
+#include "core/environment.h"
 #include "wgk/error.h"
 
 namespace {
@@ -18,11 +19,20 @@ namespace {
 struct DevicesOptions {
   bool json = false;
   bool selfCheck = false;
+  bool noSubgroupMatrix = false;
 };
 
 std::string joined(const std::set<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out.empty() ? "(none)" : out;
+}
+
+std::string matrixConfigs(const wgk::DeviceProfile& p) {
+  std::string out;
+  for (const auto& c : p.subgroupMatrixConfigs)
+    out += (out.empty() ? "" : ", ") + c.componentType + "->" + c.resultComponentType + " " + std::to_string(c.M) +
+           "x" + std::to_string(c.N) + "x" + std::to_string(c.K);
   return out.empty() ? "(none)" : out;
 }
 
@@ -46,6 +56,7 @@ void printText(const wgk::gpu::Device& dev, const wgk::gpu::LoaderInfo& lib) {
             << "  backendType: " << str("backendType") << "\n"
             << "  adapterType: " << str("adapterType") << "\n"
             << "  subgroup sizes: " << num("subgroupMinSize") << " .. " << num("subgroupMaxSize") << "\n"
+            << "  subgroup matrix configs: " << matrixConfigs(p) << "\n"
             << "Device features: " << joined(p.features) << "\n"
             << "Adapter features: " << joined(dev.adapterFeatures()) << "\n"
             << "WGSL language features: " << joined(p.wgslLanguageFeatures) << "\n"
@@ -58,6 +69,7 @@ void runDevices(const DevicesOptions& o) {
   const wgk::gpu::LoaderInfo& lib = wgk::gpu::ensureLoaded();
   wgk::DeviceOptions devOptions;
   devOptions.requireF16 = false;  // show the adapter first, refuse it below
+  devOptions.subgroupMatrix = !o.noSubgroupMatrix && !wgk::readEnvironment().noSubgroupMatrix;
   wgk::gpu::Device dev = wgk::gpu::Device::create(devOptions);
   if (o.json)
     std::cout << dev.profile().toJsonText() << "\n";
@@ -80,6 +92,8 @@ void addDevicesCommand(CLI::App& app) {
                 "Print the device profile as JSON (input of `wgk plan --device-profile`)");
   cmd->add_flag("--self-check", opts->selfCheck,
                 "Also run a tiny f16 kernel and check it bit-exactly (prints OK)");
+  cmd->add_flag("--no-subgroup-matrix", opts->noSubgroupMatrix,
+                "Do not request subgroup matrices (also WGK_NO_SUBGROUP_MATRIX=1)");
   cmd->callback([opts] { runDevices(*opts); });
 }
 

@@ -26,6 +26,9 @@ void addHubOptions(CLI::App* cmd, HubCliOptions& o, bool withLock, bool withRequ
   cmd->add_flag("--trust-remote-code", o.runtime.trustRemoteCode, "allow organisations other than webgpu-kernels");
   cmd->add_flag_callback("--no-verify", [&o] { o.runtime.verifyDigests = false; },
                 "load a package folder without checking it against its metadata.json (also WGK_NO_VERIFY=1)");
+  cmd->add_flag_callback("--no-subgroup-matrix", [&o] { o.runtime.device.subgroupMatrix = false; },
+                         "do not request subgroup matrices (tensor cores) from the adapter (also "
+                         "WGK_NO_SUBGROUP_MATRIX=1)");
   cmd->add_option("--gpu-timeout-ms", o.runtime.gpuTimeoutMs,
                   "longest wait for one GPU step of a call before it fails (default: WGK_GPU_TIMEOUT_MS, "
                   "then 60000)")

@@ -44,6 +44,7 @@ Environment readEnvironment() {
   e.tuning = var("WGK_TUNING");
   e.offline = envFlagIsOn(var("WGK_OFFLINE"));
   e.noVerify = envFlagIsOn(var("WGK_NO_VERIFY"));
+  e.noSubgroupMatrix = envFlagIsOn(var("WGK_NO_SUBGROUP_MATRIX"));
   e.log = var("WGK_LOG");
   e.webgpuLibrary = var("WGK_WEBGPU_LIBRARY");
   e.dawnNode = var("WGK_DAWN_NODE");

@@ -22,6 +22,7 @@ struct Environment {
   std::string tuning;         // WGK_TUNING: a tuning table
   bool offline = false;       // WGK_OFFLINE
   bool noVerify = false;      // WGK_NO_VERIFY: package folders skip the digest check
+  bool noSubgroupMatrix = false;  // WGK_NO_SUBGROUP_MATRIX: never request subgroup matrices
   std::string log;            // WGK_LOG: error, warn, info or debug (core/log.h checks it)
   std::string webgpuLibrary;  // WGK_WEBGPU_LIBRARY
   std::string dawnNode;       // WGK_DAWN_NODE

@@ -40,6 +40,7 @@ void onUncapturedError(WGPUDevice const*, WGPUErrorType type, WGPUStringView mes
 
 WGPUAdapter requestAdapter(DeviceState& s, const DeviceOptions& o) {
   std::vector<std::string> toggles = {"vulkan_enable_f16_on_nvidia"};
+  if (o.subgroupMatrix) toggles.push_back("allow_unsafe_apis");  // Dawn's gate on subgroup matrices
   toggles.insert(toggles.end(), o.adapterToggles.begin(), o.adapterToggles.end());
   std::vector<const char*> ptrs;
   for (const auto& t : toggles) ptrs.push_back(t.c_str());
@@ -74,6 +75,11 @@ WGPUDevice requestDevice(DeviceState& s, const DeviceOptions& o, const DevicePro
   if (adapter.hasFeature("shader-f16")) features.push_back(WGPUFeatureName_ShaderF16);
   if (adapter.hasFeature("subgroups")) features.push_back(WGPUFeatureName_Subgroups);
   if (adapter.hasFeature("timestamp-query")) features.push_back(WGPUFeatureName_TimestampQuery);
+  // As the Hub's loader does: manifests read device.features.has("subgroup-size-control").
+  if (adapter.hasFeature("subgroup-size-control")) features.push_back(WGPUFeatureName_SubgroupSizeControl);
+  if (o.subgroupMatrix && adapter.hasFeature("subgroups") &&
+      adapter.hasFeature("chromium-experimental-subgroup-matrix"))
+    features.push_back(WGPUFeatureName_ChromiumExperimentalSubgroupMatrix);
 
   WGPULimits limits = WGPU_LIMITS_INIT;
   if (procs().AdapterGetLimits(s.adapter, &limits) != WGPUStatus_Success)

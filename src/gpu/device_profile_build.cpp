@@ -1,9 +1,55 @@
 #include "gpu/device_profile_build.h"
 
 #include "gpu/names.h"
+#include "core/log.h"
 #include "wgk/error.h"
 
 namespace wgk::gpu {
+namespace {
+const char* componentTypeName(WGPUSubgroupMatrixComponentType t) {
+  switch (t) {
+    case WGPUSubgroupMatrixComponentType_F32: return "f32";
+    case WGPUSubgroupMatrixComponentType_F16: return "f16";
+    case WGPUSubgroupMatrixComponentType_U32: return "u32";
+    case WGPUSubgroupMatrixComponentType_I32: return "i32";
+    case WGPUSubgroupMatrixComponentType_U8: return "u8";
+    case WGPUSubgroupMatrixComponentType_I8: return "i8";
+    default: return "unknown";
+  }
+}
+}  // namespace
+
+// The Dawn inside webgpu@0.6.2's dawn.node lays WGPUSubgroupMatrixConfig out wider than the
+// header of react-native-webgpu@0.10.2 declares (measured on the H200: 28 bytes per entry, the five
+// declared fields first, then two more u32), so the array is read by words with the stride that
+// makes every entry a known component type and a plausible M x N x K: the header's 20 bytes first,
+// then each wider candidate. None fits: no configs (and a log line), never garbage.
+void fillSubgroupMatrixConfigs(DeviceProfile& p, const WGPUAdapterPropertiesSubgroupMatrixConfigs& c) {
+  p.subgroupMatrixConfigs.clear();
+  if (c.configCount == 0 || c.configs == nullptr) return;
+  const auto* words = reinterpret_cast<const uint32_t*>(c.configs);
+  auto known = [](uint32_t t) {
+    return t >= WGPUSubgroupMatrixComponentType_F32 && t <= WGPUSubgroupMatrixComponentType_I8;
+  };
+  auto dim = [](uint32_t d) { return d >= 1 && d <= 256; };
+  for (size_t stride : {5u, 6u, 7u, 8u}) {
+    bool fits = true;
+    for (size_t i = 0; i < c.configCount && fits; ++i) {
+      const uint32_t* w = words + i * stride;
+      fits = known(w[0]) && known(w[1]) && dim(w[2]) && dim(w[3]) && dim(w[4]);
+    }
+    if (!fits) continue;
+    for (size_t i = 0; i < c.configCount; ++i) {
+      const uint32_t* w = words + i * stride;
+      p.subgroupMatrixConfigs.push_back(
+          {componentTypeName(static_cast<WGPUSubgroupMatrixComponentType>(w[0])),
+           componentTypeName(static_cast<WGPUSubgroupMatrixComponentType>(w[1])), w[2], w[3], w[4]});
+    }
+    return;
+  }
+  log::warn("gpu", "the adapter reports " + std::to_string(c.configCount) +
+            " subgroup matrix configs in a layout wgk cannot read: none are used");
+}
 
 void fillAdapterInfo(DeviceProfile& p, const WGPUAdapterInfo& info) {
   p.adapterInfoStrings["vendor"] = fromView(info.vendor);
@@ -15,6 +61,7 @@ void fillAdapterInfo(DeviceProfile& p, const WGPUAdapterInfo& info) {
   p.adapterInfoNumbers["subgroupMinSize"] = info.subgroupMinSize;
   p.adapterInfoNumbers["subgroupMaxSize"] = info.subgroupMaxSize;
 }
+
 
 std::set<std::string> featureNames(const WGPUSupportedFeatures& f) {
   std::set<std::string> out;
@@ -42,14 +89,24 @@ DeviceProfile queryProfile(WGPUInstance instance, Object of, GetInfo getInfo, Ge
                            WGPULimits* limitsOut) {
   const Procs& p = procs();
   DeviceProfile prof;
-  WGPUAdapterInfo info = WGPU_ADAPTER_INFO_INIT;
-  if (getInfo(of, &info) != WGPUStatus_Success) throw Error(code, noInfo);
-  fillAdapterInfo(prof, info);
-  p.AdapterInfoFreeMembers(info);
   WGPUSupportedFeatures f = WGPU_SUPPORTED_FEATURES_INIT;
   getFeatures(of, &f);
   prof.features = featureNames(f);
   p.SupportedFeaturesFreeMembers(f);
+  // The configs are chained into the info only where the feature exists (Dawn refuses the chain
+  // otherwise): adapterInfo.subgroupMatrixConfigs of the Hub's device view.
+  WGPUAdapterInfo info = WGPU_ADAPTER_INFO_INIT;
+  WGPUAdapterPropertiesSubgroupMatrixConfigs configs = WGPU_ADAPTER_PROPERTIES_SUBGROUP_MATRIX_CONFIGS_INIT;
+  const bool matrices = prof.hasFeature("chromium-experimental-subgroup-matrix");
+  if (matrices) info.nextInChain = &configs.chain;
+  if (getInfo(of, &info) != WGPUStatus_Success) throw Error(code, noInfo);
+  fillAdapterInfo(prof, info);
+  if (matrices) {
+    fillSubgroupMatrixConfigs(prof, configs);
+    p.AdapterPropertiesSubgroupMatrixConfigsFreeMembers(configs);
+  }
+  info.nextInChain = nullptr;
+  p.AdapterInfoFreeMembers(info);
   WGPULimits limits = WGPU_LIMITS_INIT;
   if (getLimits(of, &limits) != WGPUStatus_Success)
     throw Error(code, std::string("the WebGPU ") + what + " did not report its limits");

@@ -11,6 +11,7 @@ namespace wgk::gpu {
 
 // adapterInfo (spec names; backendType "vulkan", adapterType "discrete-gpu"|...|"unknown").
 void fillAdapterInfo(DeviceProfile& p, const WGPUAdapterInfo& info);
+void fillSubgroupMatrixConfigs(DeviceProfile& p, const WGPUAdapterPropertiesSubgroupMatrixConfigs& configs);
 std::set<std::string> featureNames(const WGPUSupportedFeatures& f);
 std::set<std::string> wgslLanguageFeatureNames(WGPUInstance instance);
 

@@ -23,6 +23,7 @@
   X(AdapterRelease)                           \
   X(AdapterGetInfo)                           \
   X(AdapterInfoFreeMembers)                   \
+  X(AdapterPropertiesSubgroupMatrixConfigsFreeMembers) \
   X(AdapterGetFeatures)                       \
   X(AdapterGetLimits)                         \
   X(AdapterRequestDevice)                     \

@@ -8,6 +8,7 @@
 //   auto [out1, out2] = wgk::reference::gemmaRotaryEmbedding(emb, q, qRot, k, kRot);
 //   wgk::HostTensor c = wgk::reference::add(a, b);
 //   wgk::HostTensor y = wgk::reference::softmax(x, -1);
+//   wgk::HostTensor y = wgk::reference::matmul(a, b);
 #pragma once
 
 #include <cstdint>
@@ -60,5 +61,14 @@ HostTensor add(const HostTensor& a, const HostTensor& b);
 // fully masked causal row) or with a NaN or +inf entry is all NaN, as ONNX's reference computes.
 // Zero-size dimensions give an empty output.
 HostTensor softmax(const HostTensor& x, int64_t axis);
+
+// ai.onnx.MatMul (opset 13): numpy.matmul. A and B of one dtype T in float32, float16, int32,
+// uint32, rank >= 1. A 1-D A is a row [1, K], a 1-D B a column [K, 1], and that dimension is
+// dropped from Y; batch dimensions broadcast multidirectionally (numpy rules, aligned at the
+// right). Floats: each product exact in double, the K products summed in double in index order,
+// then one rounding to T (so f16 overflows to inf only when the rounded sum does). Integers: the
+// sum of products modulo 2^32 (int32 two's complement), the GPU's wrapping arithmetic. K = 0
+// gives zeros; a zero-size M, N or batch dimension gives an empty Y.
+HostTensor matmul(const HostTensor& a, const HostTensor& b);
 
 }  // namespace wgk::reference

@@ -36,6 +36,13 @@ const std::map<std::string, OpEntry, std::less<>>& ops() {
         [](const Inputs& in, const Attrs&) {
           return Inputs{{"c", add(in.at("a"), in.at("b"))}};
         }}},
+      {"ai.onnx.MatMul",
+       {{"a", "b"},
+        {},
+        {},
+        [](const Inputs& in, const Attrs&) {
+          return Inputs{{"y", matmul(in.at("a"), in.at("b"))}};
+        }}},
       {"ai.onnx.Softmax",
        {{"x"},
         {},

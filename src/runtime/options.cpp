@@ -11,6 +11,7 @@ RuntimeOptions withEnvironment(RuntimeOptions o, const Environment& env) {
   if (o.tuningFile.empty()) o.tuningFile = env.tuning;
   if (env.offline) o.offline = true;
   if (env.noVerify) o.verifyDigests = false;
+  if (env.noSubgroupMatrix) o.device.subgroupMatrix = false;
   if (o.refsTtlSec < 0)
     if (auto ttl = env.refsTtlSec()) o.refsTtlSec = *ttl;
   if (o.gpuTimeoutMs == 0) o.gpuTimeoutMs = env.gpuTimeoutMs().value_or(kDefaultGpuTimeoutMs);
