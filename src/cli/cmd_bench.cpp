@@ -1,10 +1,12 @@
 // wgk bench PACKAGE... [--case NAME] [--tag TAG | --smoke] [--variant ID | --all-variants] [--repeat N]
-//   [--warmup N] [--warmup-ms MS] [--spin-up-ms MS] [--overhead-calls N] [--no-cold] [--tuning FILE]
-//   [--out FILE [--append]] [--json] [hub options]
+//   [--warmup N] [--warmup-ms MS] [--spin-up-ms MS] [--overhead-calls N] [--no-cold] [--no-fma-roofline]
+//   [--tuning FILE] [--out FILE [--append]] [--json] [hub options]
 // Runs bench.json cases on the local device (src/harness/bench_runner.h): GPU time (median, min),
 // GB/s of the minimum bytes moved, the ratio to a copy kernel on the same bytes in the same run,
-// host overhead per call and the cold first call. A table on stdout (stderr with --json), progress
-// on stderr; --out FILE writes the evidence file (docs/formats.md), --json prints it on stdout.
+// host overhead per call and the cold first call; for compute-bound cases that declare flops, TFLOPS
+// and the share of the FMA / matrix peak measured in the same run. A table on stdout (stderr with
+// --json), progress on stderr; --out FILE writes the evidence file (docs/formats.md), --json prints
+// it on stdout.
 // Every package, case and variant name is checked before anything is measured. A case the device
 // cannot run (a binding limit) is reported as skipped with the reason. Exit 1 when any case failed.
 #include <algorithm>
@@ -32,9 +34,40 @@ struct Widths {
 };
 
 void printHeader(std::FILE* out, const Widths& w) {
-  std::fprintf(out, "%-*s  %-*s %9s %10s %10s %9s %9s %7s %8s %8s\n", static_cast<int>(w.caseW), "case",
-               static_cast<int>(w.variantW), "variant", "MiB", "gpu us", "min us", "GB/s", "copy GB/s",
-               "of copy", "host us", "cold ms");
+  std::fprintf(out, "%-*s  %-*s %9s %10s %10s %9s %9s %7s %8s %7s %9s %8s %8s\n", static_cast<int>(w.caseW),
+               "case", static_cast<int>(w.variantW), "variant", "MiB", "gpu us", "min us", "GB/s",
+               "copy GB/s", "of copy", "TFLOPS", "of FMA", "of matrix", "host us", "cold ms");
+}
+
+// "61.2%" or "-" (share not measured).
+std::string share(double r) {
+  if (r < 0) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f%%", r * 100);
+  return buf;
+}
+
+// The TFLOPS columns: filled for compute-bound cases (flops per byte above the ridge), "-" otherwise.
+std::string computeColumns(const harness::BenchMeasurement& m) {
+  const harness::ComputeShare& c = m.compute;
+  char buf[96];
+  if (c.bound != "compute") {
+    std::snprintf(buf, sizeof buf, "%8s %7s %9s", "-", "-", "-");
+  } else {
+    std::snprintf(buf, sizeof buf, "%8.4g %7s %9s", c.tflops, share(c.ofFmaPeak).c_str(),
+                  share(c.ofMatrixPeak).c_str());
+  }
+  return buf;
+}
+
+std::string peakText(const char* name, const harness::PeakMeasurement& p) {
+  char buf[160];
+  if (p.tflops >= 0)
+    std::snprintf(buf, sizeof buf, "%s %.4g TFLOPS (%s)", name, p.tflops, p.kernel.c_str());
+  else
+    std::snprintf(buf, sizeof buf, "%s not measured (%s)", name,
+                  (p.absent.empty() ? p.error : p.absent).c_str());
+  return buf;
 }
 
 void printRow(std::FILE* out, const Widths& w, const harness::BenchMeasurement& m) {
@@ -45,15 +78,17 @@ void printRow(std::FILE* out, const Widths& w, const harness::BenchMeasurement& 
   } else if (!m.error.empty()) {
     std::fprintf(out, "%-*s  %-*s FAILED: %s\n", cw, m.caseName.c_str(), vw, variant, m.error.c_str());
   } else {
-    std::fprintf(out, "%-*s  %-*s %9.2f %10.2f %10.2f %9.4g %9.4g %6.1f%% %8.1f %8.1f\n", cw,
+    std::fprintf(out, "%-*s  %-*s %9.2f %10.2f %10.2f %9.4g %9.4g %6.1f%% %s %8.1f %8.1f\n", cw,
                  m.caseName.c_str(), vw, variant, static_cast<double>(m.bytes) / (1 << 20), m.gpuUsMedian,
-                 m.gpuUsMin, m.gbps, m.copyGbps, m.rooflineRatio * 100, m.wallUsMedian, m.coldMs);
+                 m.gpuUsMin, m.gbps, m.copyGbps, m.rooflineRatio * 100, computeColumns(m).c_str(),
+                 m.wallUsMedian, m.coldMs);
   }
   std::fflush(out);
 }
 
 // --append: the earlier file must be evidence from the same device; packages, roofline rows and
-// measurements are concatenated.
+// measurements are concatenated. The FMA rooflines of the earlier file stay (each measurement
+// carries the peaks it was compared with); a file without them takes this run's.
 nlohmann::json appendTo(const std::string& path, nlohmann::json fresh) {
   nlohmann::json old = harness::loadEvidence(path).doc;
   if (old.value("format", "") != fresh["format"])
@@ -64,6 +99,8 @@ nlohmann::json appendTo(const std::string& path, nlohmann::json fresh) {
     throw Error(ErrorCode::InvalidArgument, "--append: '" + path + "' was measured on another device");
   for (const char* key : {"packages", "roofline", "measurements"})
     for (auto& v : fresh[key]) old[key].push_back(std::move(v));
+  if (!old.contains("fmaRoofline") && fresh.contains("fmaRoofline"))
+    old["fmaRoofline"] = fresh["fmaRoofline"];
   old["date"] = fresh["date"];
   return old;
 }
@@ -85,15 +122,15 @@ void addBenchCommand(CLI::App& app) {
     std::vector<std::string> packages;
     harness::BenchSelection sel;
     std::string out, tuning;
-    bool append = false, noCold = false, smoke = false, json = false;
+    bool append = false, noCold = false, smoke = false, json = false, noFma = false;
     HubCliOptions hub;
   };
   auto s = std::make_shared<State>();
   auto* cmd = app.add_subcommand("bench", "Benchmark packages' bench.json cases on the local device");
   cmd->add_option("packages", s->packages, "repo ids or package folders")->required();
   cmd->add_option("--case", s->sel.caseName, "run only this case");
-  auto* tag =
-      cmd->add_option("--tag", s->sel.tag, "run only cases with this tag (smoke, decode, prefill, large)");
+  auto* tag = cmd->add_option("--tag", s->sel.tag,
+                              "run only cases with this tag (smoke, decode, prefill, large, compute)");
   cmd->add_flag("--smoke", s->smoke, "run only the smoke cases (same as --tag smoke)")->excludes(tag);
   auto* variant = cmd->add_option("--variant", s->sel.variant, "force this variant (where eligible)");
   cmd->add_flag("--all-variants", s->sel.allVariants, "every variant eligible for each case")
@@ -114,6 +151,8 @@ void addBenchCommand(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-cold", s->noCold, "skip the cold first-call measurement");
+  cmd->add_flag("--no-fma-roofline", s->noFma,
+                "skip the FMA / matrix rooflines (cases with flops get TFLOPS, no share of a peak)");
   cmd->add_option("--tuning", s->tuning, "tuning table from wgk tune (default: WGK_TUNING)");
   auto* out =
       cmd->add_option("--out", s->out, "write the evidence file (docs/formats.md)")->check(notAnOption);
@@ -122,6 +161,7 @@ void addBenchCommand(CLI::App& app) {
   addHubOptions(cmd, s->hub);
   cmd->callback([s] {
     s->sel.cold = !s->noCold;
+    s->sel.fmaRoofline = !s->noFma;
     if (s->smoke) s->sel.tag = "smoke";
     auto rt = openRuntime(s->hub, s->tuning);
     // Every package loads and every name resolves before the first measurement: a typo fails now,
@@ -136,6 +176,7 @@ void addBenchCommand(CLI::App& app) {
     }
     std::FILE* table = s->json ? stderr : stdout;
     harness::CopyRoofline roofline(*rt);
+    harness::FmaRoofline fma(*rt);
     harness::BenchRun run;
     bool failed = false;
     std::fprintf(table, "device: %s\n", harness::productName(toJson(rt->device())).c_str());
@@ -156,10 +197,16 @@ void addBenchCommand(CLI::App& app) {
         progress.clear();
         printRow(table, w, m);
       };
-      harness::runBench(*rt, kernel, s->sel, roofline, run, hooks);
+      hooks.onFmaRoofline = [&](const harness::FmaMeasurement& f) {
+        progress.clear();
+        std::fprintf(table, "fma roofline: %s; %s; %s\n", peakText("f32", f.f32).c_str(),
+                     peakText("f16", f.f16).c_str(), peakText("matrix", f.matrix).c_str());
+        std::fflush(table);
+      };
+      harness::runBench(*rt, kernel, s->sel, roofline, run, hooks, &fma);
     }
     progress.clear();
-    nlohmann::json j = harness::evidenceJson(run, roofline, rt->device(), WGK_VERSION);
+    nlohmann::json j = harness::evidenceJson(run, roofline, rt->device(), WGK_VERSION, &fma);
     if (!s->out.empty()) {
       if (s->append && std::filesystem::exists(s->out)) j = appendTo(s->out, std::move(j));
       writeJson(s->out, j);

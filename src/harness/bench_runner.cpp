@@ -20,6 +20,7 @@
 namespace wgk::harness {
 namespace {
 using Clock = std::chrono::steady_clock;
+constexpr int kFmaWarmup = 3;  // untimed dispatches per FMA kernel (after its calibration)
 double usSince(Clock::time_point t) {
   return std::chrono::duration<double, std::micro>(Clock::now() - t).count();
 }
@@ -65,6 +66,7 @@ nlohmann::json BenchMeasurement::toJson() const {
   nlohmann::json j = {{"package", package},       {"case", caseName}, {"variant", variant},
                       {"selectedBy", selectedBy}, {"tags", tags},     {"bytes", bytes},
                       {"default", isDefault}};
+  if (flops >= 0) j["flops"] = flops;
   if (!skipped.empty()) {
     j["skipped"] = skipped;
     return j;
@@ -80,6 +82,22 @@ nlohmann::json BenchMeasurement::toJson() const {
   j["copyGbps"] = finiteOrNull(copyGbps);
   j["coldMs"] = finiteOrNull(coldMs, coldMs >= 0);
   j["wallUsMedian"] = finiteOrNull(wallUsMedian, wallUsMedian >= 0);
+  if (compute.tflops >= 0) {
+    j["tflops"] = finiteOrNull(compute.tflops);
+    if (compute.flopsPerByte >= 0) j["flopsPerByte"] = finiteOrNull(compute.flopsPerByte);
+    if (compute.fmaPeak > 0) {
+      j["fmaPeakTflops"] = finiteOrNull(compute.fmaPeak);
+      j["ofFmaPeak"] = finiteOrNull(compute.ofFmaPeak);
+    }
+    if (compute.matrixPeak > 0) {
+      j["matrixPeakTflops"] = finiteOrNull(compute.matrixPeak);
+      j["ofMatrixPeak"] = finiteOrNull(compute.ofMatrixPeak);
+    }
+    if (!compute.bound.empty()) {
+      j["ridgeFlopsPerByte"] = finiteOrNull(compute.ridge);
+      j["bound"] = compute.bound;
+    }
+  }
   if (hostCpuUsMedian >= 0) {
     j["overheadCalls"] = overheadCalls;
     j["hostCpuUsMedian"] = finiteOrNull(hostCpuUsMedian);
@@ -229,7 +247,7 @@ void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, co
 }  // namespace
 
 void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofline& roofline, BenchRun& run,
-              const BenchHooks& hooks) {
+              const BenchHooks& hooks, FmaRoofline* fma) {
   const auto& pkg = wgk::introspect::package(kernel);
   const std::string opId = pkg.manifest().id();
   const PackageSource& src = kernel.source();
@@ -258,11 +276,17 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
   size_t done = 0;
   for (const auto& [c, variants] : work) {
     BenchMeasurement base{opId, c->name, "", "", c->tags};
+    if (c->flops) base.flops = *c->flops;
     CaseBuffers buf;
     try {
       buf = prepareCase(rt, kernel, *c);
       base.bytes = buf.bytes;
       roofline.spinUp(sel.spinUpMs);
+      if (c->flops && fma && sel.fmaRoofline && !fma->result()) {
+        // Once per run, before the first compute case: the same clocks as its copy roofline.
+        const FmaMeasurement& f = fma->measure(kFmaWarmup, std::clamp(timing.repeat, 3, 20), timing.warmupMs);
+        if (hooks.onFmaRoofline) hooks.onFmaRoofline(f);
+      }
       base.copyGbps = roofline.measure(base.bytes, timing.warmup, timing.repeat, timing.warmupMs).gbps;
     } catch (const Error& e) {
       for (const auto& v : variants) {
@@ -290,6 +314,10 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
           m.error = e.what();
         rt.waitIdle();
       }
+      if (m.flops >= 0 && m.error.empty() && m.skipped.empty()) {
+        const ComputePeaks peaks = fma && fma->result() ? ComputePeaks::of(*fma->result()) : ComputePeaks{};
+        m.compute = computeShare(m.flops, m.bytes, m.gpuUsMedian, m.copyGbps, computeDtype(*c), peaks);
+      }
       m.isDefault = !m.variant.empty() && m.variant == buf.defaultVariant;
       ++done;
       if (hooks.onResult) hooks.onResult(m);
@@ -301,7 +329,7 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
 }
 
 nlohmann::json evidenceJson(const BenchRun& run, const CopyRoofline& roofline, const DeviceProfile& device,
-                            const std::string& wgkVersion) {
+                            const std::string& wgkVersion, const FmaRoofline* fma) {
   nlohmann::json j;
   j["format"] = kEvidenceFormat;
   j["wgkVersion"] = wgkVersion;
@@ -320,6 +348,7 @@ nlohmann::json evidenceJson(const BenchRun& run, const CopyRoofline& roofline, c
                              {"gbps", r.gbps},
                              {"kernel", r.kernel},
                              {"candidates", r.candidates}});
+  if (fma && fma->result()) j["fmaRoofline"] = fma->result()->toJson();
   j["measurements"] = nlohmann::json::array();
   for (const auto& m : run.measurements) j["measurements"].push_back(m.toJson());
   return j;

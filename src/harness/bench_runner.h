@@ -3,7 +3,9 @@
 // after warm-up), bytes moved (package::bytesMoved), GB/s, and the ratio to the copy roofline
 // measured in the same run on the same byte size (roofline.h). Also the cold time (load + plan +
 // compile + first call in a fresh runtime on the same device) and host overhead (wall time per call
-// with GPU-resident tensors and warm caches, timestamps off).
+// with GPU-resident tensors and warm caches, timestamps off). Cases that declare `flops` also get
+// TFLOPS and the shares of the FMA / matrix peaks measured in the same run (fma_roofline.h), and a
+// label: compute-bound when their flops per byte exceed the device's ridge.
 #pragma once
 
 #include <cstdint>
@@ -13,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/fma_roofline.h"
 #include "harness/roofline.h"
 #include "package/test_spec.h"
 #include "wgk/error.h"
@@ -38,6 +41,9 @@ struct BenchSelection {
   // Calls timed for host overhead; 0 skips it. Scaled down for large cases (scaledOverheadCalls).
   int overheadCalls = 1000;
   bool cold = true;  // measure the cold first call
+  // Measure the FMA rooflines (fma_roofline.h) before the first case that declares `flops`; off:
+  // such cases still get TFLOPS, without shares of a peak or a label.
+  bool fmaRoofline = true;
 };
 
 struct BenchMeasurement {
@@ -57,6 +63,8 @@ struct BenchMeasurement {
   double wallUsMedianEarly = -1, wallUsMedianLate = -1;
   long hostVoluntarySwitches = -1, hostInvoluntarySwitches = -1;
   int overheadCalls = 0;  // calls the host overhead was timed over (after scaling)
+  double flops = -1;      // bench.json's flops of one call; -1: the case declares none
+  ComputeShare compute;   // TFLOPS, shares of the FMA / matrix peaks, ridge and label (flops only)
   std::string error;      // non-empty: the case failed on this variant (other fields unset)
   // Non-empty: the case cannot run here (a device limit, no eligible variant) and why; not a failure.
   std::string skipped;
@@ -90,9 +98,12 @@ struct BenchHooks {
   std::function<Kernel(Runtime&)> reload;
   BenchProgress progress;
   std::function<void(const BenchMeasurement&)> onResult;
+  std::function<void(const FmaMeasurement&)> onFmaRoofline;  // once, when the FMA rooflines are measured
 };
+// `fma`: where the FMA rooflines are measured (once per object, before the first case with flops);
+// null: never (cases with flops get TFLOPS only).
 void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofline& roofline, BenchRun& run,
-              const BenchHooks& hooks = {});
+              const BenchHooks& hooks = {}, FmaRoofline* fma = nullptr);
 
 // The evidence files' "date" (UTC, ISO 8601) and "host" (hostname, os, cpu, cores).
 std::string utcNow();
@@ -116,6 +127,7 @@ std::vector<std::string> variantIds(Kernel& kernel);
 // The evidence document (docs/benchmarks.md, docs/formats.md). Version 2 spells every key in
 // camelCase; version 1 (snake_case numbers) is still read by `wgk report`.
 inline constexpr const char* kEvidenceFormat = "wgk-bench/2";
+// "fmaRoofline" is written when `fma` has measured (a run with a case that declares flops).
 nlohmann::json evidenceJson(const BenchRun& run, const CopyRoofline& roofline, const DeviceProfile& device,
-                            const std::string& wgkVersion);
+                            const std::string& wgkVersion, const FmaRoofline* fma = nullptr);
 }  // namespace wgk::harness

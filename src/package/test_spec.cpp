@@ -1,5 +1,6 @@
 #include "package/test_spec.h"
 
+#include <cmath>
 #include <set>
 
 #include "package/manifest.h"
@@ -170,7 +171,7 @@ BenchFile parseBenchFile(const Json& j) {
   const FixtureArrays none;
   const Json& cases = readArray(r.required("cases"), "/cases");
   std::set<std::string> names;
-  static const std::set<std::string> knownTags = {"decode", "prefill", "large", "smoke"};
+  static const std::set<std::string> knownTags = {"decode", "prefill", "large", "compute", "smoke"};
   for (size_t i = 0; i < cases.size(); ++i) {
     const std::string p = jsonPath("/cases", i);
     ObjectReader cr(cases[i], p);
@@ -183,12 +184,17 @@ BenchFile parseBenchFile(const Json& j) {
       for (size_t t = 0; t < c.tags.size(); ++t)
         if (!knownTags.count(c.tags[t]))
           schemaError(jsonPath(cr.path("tags"), t),
-                      "unknown tag '" + c.tags[t] + "' (known: decode, prefill, large, smoke)");
+                      "unknown tag '" + c.tags[t] + "' (known: decode, prefill, large, compute, smoke)");
     }
     const Json& inputs = readObject(cr.required("inputs"), cr.path("inputs"));
     for (auto it = inputs.begin(); it != inputs.end(); ++it)
       c.inputs[it.key()] = readTensor(it.value(), jsonPath(cr.path("inputs"), it.key()), none, false);
     if (auto* v = cr.optional("attrs")) c.attrs = readAttrs(*v, cr.path("attrs"));
+    if (auto* v = cr.optional("flops")) {
+      c.flops = readNumber(*v, cr.path("flops"));
+      if (!(*c.flops >= 0) || !std::isfinite(*c.flops))
+        schemaError(cr.path("flops"), "must be a finite number >= 0 (floating-point operations of one call)");
+    }
     if (auto* v = cr.optional("absent")) {
       c.absent = readStringList(*v, cr.path("absent"));
       for (size_t a = 0; a < c.absent.size(); ++a)

@@ -73,10 +73,13 @@ std::optional<HostTensor> materializeExpected(const ExpectedOutput& o);
 struct BenchCase {
   std::string name;
   std::string description;
-  std::vector<std::string> tags;  // "decode", "prefill", "large", "smoke"
+  std::vector<std::string> tags;  // "decode", "prefill", "large", "compute", "smoke"
   std::map<std::string, TensorSpec> inputs;
   std::map<std::string, expr::Value> attrs;
   std::vector<std::string> absent;  // optional inputs left out explicitly
+  // Floating-point operations of one call (2*M*N*K for a MatMul), as the package declares them:
+  // the harness reports TFLOPS and the share of the device's FMA / matrix peak (no op knowledge).
+  std::optional<double> flops;
 };
 
 struct BenchReport {

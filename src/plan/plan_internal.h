@@ -52,6 +52,15 @@ DType resolveDType(const std::string& name, const RequestScope& rs, const std::s
 // maxComputeWorkgroupsPerDimension at most 65535, vendor and architecture lower-case).
 expr::Value deviceValue(const DeviceProfile& d);
 
+// A limit as the Hub loader reads it: the profile's value, else the WebGPU default it fills in.
+uint64_t deviceLimit(const DeviceProfile& d, const std::string& name);
+
+// adapterInfo.subgroupMatrixConfigs as the Hub loader keeps them: entries whose component types
+// are not f32, f16, u32, i32, u8 or i8 dropped, the rest sorted by "<componentType>-
+// <resultComponentType>-<M>x<N>x<K>" (what `device.adapterInfo.subgroupMatrixConfigs` lists and
+// `requires.subgroupMatrixConfigs` matches against).
+std::vector<SubgroupMatrixConfig> hubSubgroupMatrixConfigs(const DeviceProfile& d);
+
 // One pass of the chosen variant, planned: bindings, uniforms, dispatch and (optionally) WGSL.
 // `repeat` is the repeat frame ({} outside groups); `id` the pass's (expanded) id.
 PlannedPass planPass(const package::Package& pkg, const package::PassSpec& ps, const std::string& id,

@@ -87,7 +87,7 @@ std::array<uint64_t, 3> gridCounts(const Dispatch& d, const expr::Scope& scope, 
 }
 
 void planDispatch(const Dispatch& d, const expr::Scope& scope, const DeviceProfile& device, PlannedPass& out) {
-  const uint64_t maxDim = std::min<uint64_t>(device.limit("maxComputeWorkgroupsPerDimension"), 65535);
+  const uint64_t maxDim = std::min<uint64_t>(deviceLimit(device, "maxComputeWorkgroupsPerDimension"), 65535);
   if (d.form == Dispatch::Form::Grid) {
     out.workgroups = gridCounts(d, scope, maxDim);
     if (out.workgroups[0] == 0 || out.workgroups[1] == 0 || out.workgroups[2] == 0) {
@@ -117,7 +117,7 @@ void planDispatch(const Dispatch& d, const expr::Scope& scope, const DeviceProfi
     out.skipped = true;
     return;
   }
-  out.dispatch = foldDispatch(x, z, device.limit("maxComputeWorkgroupsPerDimension"), &out.folded,
+  out.dispatch = foldDispatch(x, z, deviceLimit(device, "maxComputeWorkgroupsPerDimension"), &out.folded,
                               /*balanced=*/d.form == Dispatch::Form::Threads);
 }
 

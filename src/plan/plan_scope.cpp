@@ -316,6 +316,26 @@ std::vector<const package::NamedValue*> derivesForOutputs(const Manifest& m) {
 
 }  // namespace
 
+uint64_t deviceLimit(const DeviceProfile& d, const std::string& name) {
+  if (auto it = d.limits.find(name); it != d.limits.end()) return it->second;
+  if (auto it = defaultLimits().find(name); it != defaultLimits().end()) return it->second;
+  return d.limit(name);  // neither: throws NotFound naming it
+}
+
+std::vector<SubgroupMatrixConfig> hubSubgroupMatrixConfigs(const DeviceProfile& d) {
+  static const std::set<std::string> types = {"f32", "f16", "u32", "i32", "u8", "i8"};
+  std::vector<std::pair<std::string, SubgroupMatrixConfig>> keyed;
+  for (const auto& c : d.subgroupMatrixConfigs)
+    if (types.count(c.componentType) && types.count(c.resultComponentType))
+      keyed.emplace_back(fmt::format("{}-{}-{}x{}x{}", c.componentType, c.resultComponentType, c.M, c.N, c.K), c);
+  // The loader sorts with localeCompare; on these keys (lower-case types, digits, '-', 'x') that
+  // is byte order.
+  std::stable_sort(keyed.begin(), keyed.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<SubgroupMatrixConfig> out;
+  for (auto& [k, c] : keyed) out.push_back(std::move(c));
+  return out;
+}
+
 expr::Value deviceValue(const DeviceProfile& d) {
   expr::Map limits;
   for (const auto& [k, v] : defaultLimits()) limits[k] = expr::Value(static_cast<int64_t>(v));
@@ -337,7 +357,7 @@ expr::Value deviceValue(const DeviceProfile& d) {
   for (const auto& [k, v] : d.adapterInfoNumbers) info[k] = expr::Value(v);
   if (!d.subgroupMatrixConfigs.empty()) {
     expr::List configs;
-    for (const auto& c : d.subgroupMatrixConfigs)
+    for (const auto& c : hubSubgroupMatrixConfigs(d))
       configs.emplace_back(expr::Map{{"componentType", expr::Value(c.componentType)},
                                      {"resultComponentType", expr::Value(c.resultComponentType)},
                                      {"M", expr::Value(static_cast<int64_t>(c.M))},

@@ -51,10 +51,14 @@ std::string requirementsReason(const package::Requirements& r, const DeviceProfi
       return fmt::format("requires adapterInfo.subgroupMinSize >= {} (the device's is {})", *r.subgroupMinSize,
                          v->asInt());
   }
-  // As in the Hub loader: only a device that reports its configs can fail to match them.
+  // As in the Hub loader: only a device that reports its configs can fail to match them, and
+  // it matches against the configs it keeps (a profile whose every entry it drops reports none).
+  // A pattern's omitted fields match anything. (A profile cannot say "reported, empty": an empty
+  // list reads as not reported, where the loader would refuse every pattern.)
   if (!r.subgroupMatrixConfigs.empty() && !device.subgroupMatrixConfigs.empty()) {
+    const std::vector<SubgroupMatrixConfig> kept = hubSubgroupMatrixConfigs(device);
     auto matches = [&](const package::SubgroupMatrixConfig& want) {
-      return std::any_of(device.subgroupMatrixConfigs.begin(), device.subgroupMatrixConfigs.end(),
+      return std::any_of(kept.begin(), kept.end(),
                          [&](const SubgroupMatrixConfig& have) {
                            return (!want.componentType || *want.componentType == have.componentType) &&
                                   (!want.resultComponentType || *want.resultComponentType == have.resultComponentType) &&

@@ -280,6 +280,20 @@ TEST(BenchFile, ParsesAndDefaultsToSeededRandom) {
   EXPECT_EQ(in.at("x").toFloats(), want.toFloats());
   EXPECT_EQ(bytesMoved(in, {{"y", {DType::Float16, {1, 16384}}}}), 16384u * 2 * 3);
   EXPECT_EQ(fnv1a64(""), 0xcbf29ce484222325ull);
+  EXPECT_FALSE(b.cases[0].flops.has_value());
+}
+
+// `flops` (floating-point operations of one call, the package's own count) and the `compute` tag.
+TEST(BenchFile, FlopsAndTheComputeTag) {
+  const char* text = R"({"cases": [
+    {"name": "mm_4096_f16", "tags": ["prefill", "compute"], "flops": 137438953472,
+     "inputs": {"a": {"dtype": "float16", "shape": [4096, 4096]}, "b": {"dtype": "float16", "shape": [4096, 4096]}}}]})";
+  BenchFile b = parseBenchFile(wgk::parseOrderedJson(text, "bench"));
+  ASSERT_TRUE(b.cases[0].flops.has_value());
+  EXPECT_DOUBLE_EQ(*b.cases[0].flops, 2.0 * 4096 * 4096 * 4096);
+  EXPECT_EQ(b.cases[0].tags, (std::vector<std::string>{"prefill", "compute"}));
+  expectError(R"({"cases": [{"name": "a", "flops": -1, "inputs": {}}]})", true, {"/cases/0/flops", ">= 0"});
+  expectError(R"({"cases": [{"name": "a", "flops": "many", "inputs": {}}]})", true, {"/cases/0/flops"});
 }
 
 TEST(BenchFile, Errors) {

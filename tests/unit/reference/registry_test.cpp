@@ -12,7 +12,7 @@ using testutil::f32;
 
 TEST(ReferenceRegistry, KnowsTheEmbeddedOps) {
   EXPECT_EQ(reference::referenceOpIds(),
-            (std::vector<std::string>{"ai.onnx.Add", "ai.onnx.RMSNormalization", "ai.onnx.Softmax",
+            (std::vector<std::string>{"ai.onnx.Add", "ai.onnx.MatMul", "ai.onnx.RMSNormalization", "ai.onnx.Softmax",
                                       "com.microsoft.FastGelu", "com.microsoft.GemmaRotaryEmbedding"}));
   EXPECT_TRUE(reference::hasReference("com.microsoft.FastGelu"));
   EXPECT_FALSE(reference::hasReference("FastGelu"));
