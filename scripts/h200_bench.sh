@@ -22,7 +22,8 @@
 # seed packages; a run of all four would not fit one call). When ai.onnx.Add is in the list, its
 # torch peers (tools/peers/torch_add_peers.py, in the repository: nothing to carry) are added to
 # peers.json, after the per-op peer script's rows when that one is carried too; likewise
-# ai.onnx.Softmax's (tools/peers/torch_softmax_peers.py).
+# ai.onnx.Softmax's (tools/peers/torch_softmax_peers.py) and ai.onnx.MatMul's
+# (tools/peers/torch_matmul_peers.py: torch.matmul on cuBLAS, f16 and f32 with TF32 off, TFLOPS).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 peers=${1:-$root/out/peers/torch_peers.py}
@@ -87,6 +88,11 @@ if [[ " ${pkgs[*]} " == *" webgpu-kernels/ai.onnx.Softmax "* ]]; then
   say "torch peers of ai.onnx.Softmax"
   (cd "$out" && OUT="$out" timeout 240 python3 "$root/tools/peers/torch_softmax_peers.py" \
     >> "$out/peers.stdout" 2>> "$out/peers.log") || say "Softmax peers failed (exit $?): see peers.log"
+fi
+if [[ " ${pkgs[*]} " == *" webgpu-kernels/ai.onnx.MatMul "* ]]; then
+  say "torch peers of ai.onnx.MatMul (cuBLAS)"
+  (cd "$out" && OUT="$out" timeout 240 python3 "$root/tools/peers/torch_matmul_peers.py" \
+    >> "$out/peers.stdout" 2>> "$out/peers.log") || say "MatMul peers failed (exit $?): see peers.log"
 fi
 fi  # not WGK_H200_CHAIN=only
 

@@ -3,7 +3,9 @@
 // op one table: per case one row, per device one column holding a horizontal bar chart of the
 // variants, the run's copy roofline as a dashed line, torch peers and the ratio to torch.compile.
 // Bars are GB/s with the share of the roofline; decode-size rows (under 1 MiB moved) are charted
-// in microseconds instead, where GB/s would read as zero.
+// in microseconds instead, where GB/s would read as zero. Compute-bound rows (bench.json flops
+// above the device's ridge) are charted in TFLOPS with the shares of the FMA and matrix peaks, the
+// highest peak as the dashed line, torch in TFLOPS too.
 #include <algorithm>
 #include <string>
 
@@ -77,6 +79,22 @@ std::string times(double r) {
   return fixed(r, r >= 10 ? 0 : 2) + "\xC3\x97";
 }
 
+std::string tflopsText(double v) {
+  return fixed(v, v >= 100 ? 0 : v >= 1 ? 1 : 4) + " TFLOPS";
+}
+
+// A compute-bound variant: TFLOPS and the shares of the FMA and matrix peaks.
+Bar computeBar(const Cell& c) {
+  const std::string label = c.variant + (c.isDefault ? " *" : "");
+  std::string share;
+  if (c.ofFmaPeak >= 0) share += pct(c.ofFmaPeak) + " of FMA peak";
+  if (c.ofMatrixPeak >= 0)
+    share += (share.empty() ? "" : " \xC2\xB7 ") + pct(c.ofMatrixPeak) + " of matrix peak";
+  const std::string title = label + ": " + usText(c.gpuUs) + ", " + tflopsText(c.tflops) + ", " +
+                            gbpsText(c.gbps) + " GB/s" + (share.empty() ? "" : ", " + share);
+  return {label, "v", c.tflops, tflopsText(c.tflops) + (share.empty() ? "" : " \xC2\xB7 " + share), title};
+}
+
 Bar variantBar(const Cell& c, bool decode) {
   const std::string label = c.variant + (c.isDefault ? " *" : "");
   const std::string share = c.ratio >= 0 ? pct(c.ratio) + " of copy" : "";
@@ -91,8 +109,10 @@ Bar variantBar(const Cell& c, bool decode) {
 std::string cellHtml(const CaseRow& row, const std::vector<Cell>& cells, const PeerRow* peer) {
   if (cells.empty()) return "<td class=\"none\">not measured</td>";
   const bool decode = isDecodeSize(row);
+  bool compute = false;
+  for (const auto& c : cells) compute = compute || (c.error.empty() && c.skipped.empty() && c.computeBound());
   std::vector<Bar> bars;
-  double copyGbps = 0;
+  double copyGbps = 0, fmaPeak = 0, matrixPeak = 0;
   std::string notes;
   for (const auto& c : cells) {
     if (!c.skipped.empty()) {
@@ -105,38 +125,53 @@ std::string cellHtml(const CaseRow& row, const std::vector<Cell>& cells, const P
       continue;
     }
     copyGbps = std::max(copyGbps, c.copyGbps);
-    bars.push_back(variantBar(c, decode));
+    fmaPeak = std::max(fmaPeak, c.fmaPeak);
+    matrixPeak = std::max(matrixPeak, c.matrixPeak);
+    bars.push_back(compute ? computeBar(c) : variantBar(c, decode));
   }
   double roof = 0;
   std::string roofText;
-  if (copyGbps > 0) {
+  if (compute) {
+    roof = std::max(fmaPeak, matrixPeak);
+    if (roof > 0) roofText = (matrixPeak > fmaPeak ? "matrix peak " : "FMA peak ") + tflopsText(roof);
+  } else if (copyGbps > 0) {
     roof = decode ? static_cast<double>(row.bytes) / copyGbps / 1e3 : copyGbps;
     roofText = "copy " + (decode ? usText(roof) : gbpsText(copyGbps) + " GB/s");
   }
   std::string s = "<td>";
   if (!bars.empty()) s += svgChart(bars, roof, roofText);
   if (const Cell* c = pickedCell(cells)) {
-    const double r = vsCompile(*c, peer);
+    // Against torch.compile where the peer has it, else torch eager (cuBLAS for MatMul).
+    double r = vsCompile(*c, peer);
+    std::string whose = "torch.compile's";
+    if (r <= 0 && peer) r = vsTorch(*c, peer), whose = peer->bestLabel() + "'s";
     if (r > 0)
       s += "<div class=\"ratio " + std::string(r >= 1 ? "good" : "bad") + "\">" + htmlEscape(c->variant) +
-           ": " + times(r) + " torch.compile's speed</div>";
+           ": " + times(r) + " " + whose + " speed</div>";
   }
   return s + notes + "</td>";
 }
 
 std::string peerHtml(const Peers& peers, const CaseRow& row) {
-  const PeerRow* p = peers.find(row.op, row.bytes);
+  const PeerRow* p = peers.find(row.op, row.bytes, row.caseName);
   if (!p) return "<td class=\"none\">no peer</td>";
-  const bool decode = isDecodeSize(row);
+  const bool decode = isDecodeSize(row), compute = row.computeBoundAnywhere();
   std::vector<Bar> bars;
-  auto add = [&](const char* label, const char* cls, double gbps, double us) {
+  auto add = [&](const char* label, const char* cls, double gbps, double us, double tflops) {
     if (gbps < 0 && us < 0) return;
+    if (compute && tflops > 0) {
+      bars.push_back({label, cls, tflops, tflopsText(tflops),
+                      std::string(label) + ": " + usText(us) + ", " + tflopsText(tflops) + ", " +
+                          gbpsText(gbps) + " GB/s"});
+      return;
+    }
     const std::string text = decode ? usText(us) : gbpsText(gbps) + " GB/s";
     bars.push_back({label, cls, decode ? us : gbps, text,
                     std::string(label) + ": " + usText(us) + ", " + gbpsText(gbps) + " GB/s"});
   };
-  add("torch eager", "pe", p->eagerGbps, p->eagerUs);
-  add("torch.compile", "pc", p->compileGbps, p->compileUs);
+  add("torch eager", "pe", p->eagerGbps, p->eagerUs, p->eagerTflops);
+  add("torch CUDA graph", "pc", p->graphGbps, p->graphUs, p->graphTflops);
+  add("torch.compile", "pc", p->compileGbps, p->compileUs, p->compileTflops);
   if (bars.empty()) return "<td class=\"none\">peer failed</td>";
   return "<td>" + svgChart(bars, 0, "") + "</td>";
 }
@@ -144,9 +179,12 @@ std::string peerHtml(const Peers& peers, const CaseRow& row) {
 std::string summaryHtml(const ReportModel& model) {
   const auto rows = summarize(model);
   if (rows.empty()) return "";
+  bool compute = false;
+  for (const auto& r : rows) compute = compute || r.computeCases > 0;
   std::string s =
       "<h2>Summary</h2>\n<table class=\"sum\"><tr><th>op</th><th>device</th><th>cases</th>"
       "<th>worst share of copy roofline</th><th>geometric mean share</th>";
+  if (compute) s += "<th>compute-bound: worst share of peak</th><th>geometric mean share of peak</th>";
   if (model.peers) s += "<th>vs torch.compile (geo. mean)</th><th>vs torch eager (geo. mean)</th>";
   s += "</tr>\n";
   for (const auto& r : rows) {
@@ -159,6 +197,12 @@ std::string summaryHtml(const ReportModel& model) {
               ? pct(r.worstShare) + " <span class=\"meta\">(" + htmlEscape(r.worstCase) + ")</span>"
               : "-") +
          "</td><td class=\"n\">" + (r.geomeanShare >= 0 ? pct(r.geomeanShare) : "-") + "</td>";
+    if (compute)
+      s += "<td class=\"n\">" +
+           (r.worstPeakShare >= 0
+                ? pct(r.worstPeakShare) + " <span class=\"meta\">(" + htmlEscape(r.worstPeakCase) + ")</span>"
+                : "-") +
+           "</td><td class=\"n\">" + (r.geomeanPeakShare >= 0 ? pct(r.geomeanPeakShare) : "-") + "</td>";
     if (model.peers)
       s += "<td class=\"n\">" + (r.geomeanVsCompile > 0 ? times(r.geomeanVsCompile) : "-") +
            "</td><td class=\"n\">" + (r.geomeanVsEager > 0 ? times(r.geomeanVsEager) : "-") + "</td>";
@@ -166,12 +210,17 @@ std::string summaryHtml(const ReportModel& model) {
   }
   return s +
          "</table>\n<p class=\"meta\">Per op: the variant the runtime picks (else the fastest) in each case. "
-         "Share of the copy roofline = its GB/s over a copy kernel's on the same bytes in the same run. "
+         "Share of the copy roofline = its GB/s over a copy kernel's on the same bytes in the same run" +
+         std::string(compute ? " (memory-bound cases)" : "") + ". " +
+         (compute
+              ? "Share of peak (compute-bound cases: flops per byte above the ridge) = its TFLOPS over the "
+                "highest FMA or matrix peak for its dtype, measured in the same run. "
+              : "") +
          "vs torch = torch's GPU time over wgk's (above 1&times;: wgk is faster), over the cases with a peer."
          "</p>\n";
 }
 
-std::string legendHtml(bool peers) {
+std::string legendHtml(bool peers, bool compute) {
   std::string s =
       "<div class=\"legend\"><b>Legend</b> "
       "<span><svg width=\"14\" height=\"10\"><rect class=\"v\" width=\"14\" height=\"10\"/></svg> wgk "
@@ -182,6 +231,9 @@ std::string legendHtml(bool peers) {
       "y2=\"10\"/></svg> "
       "copy roofline (GB/s, or &micro;s for the same bytes)</span> <span>* the variant the runtime "
       "picks</span>";
+  if (compute)
+    s += " <span>compute-bound rows (flops per byte above the ridge = peak FLOP/s over copy B/s): TFLOPS "
+         "&middot; shares of the FMA and matrix peaks; the dashed line is the highest peak</span>";
   if (peers)
     s += " <span><svg width=\"14\" height=\"10\"><rect class=\"pe\" width=\"14\" height=\"10\"/></svg> torch "
          "eager</span> <span><svg width=\"14\" height=\"10\"><rect class=\"pc\" width=\"14\" "
@@ -203,8 +255,10 @@ std::string opTable(const ReportModel& model, const std::string& op) {
     const double mib = static_cast<double>(row.bytes) / (1 << 20);
     s += "<tr><td><b>" + htmlEscape(row.caseName) + "</b><div class=\"meta\">" +
          (mib >= 0.01 ? fixed(mib, 2) + " MiB" : fixed(static_cast<double>(row.bytes) / 1024, 1) + " KiB") +
-         " moved" + (tags.empty() ? "" : "<br>" + htmlEscape(tags)) + "</div></td>";
-    const PeerRow* peer = model.peers ? model.peers->find(row.op, row.bytes) : nullptr;
+         " moved" +
+         (row.flops > 0 ? ", " + fixed(row.flops / 1e9, row.flops >= 1e9 ? 1 : 4) + " GFLOP" : "") +
+         (tags.empty() ? "" : "<br>" + htmlEscape(tags)) + "</div></td>";
+    const PeerRow* peer = peerFor(model, row);
     for (const auto& cells : row.byDevice) s += cellHtml(row, cells, peer);
     if (model.peers) s += peerHtml(*model.peers, row);
     s += "</tr>\n";
@@ -236,7 +290,9 @@ std::string renderHtml(const ReportModel& model) {
   if (model.peers)
     s += "<li>torch peers: " + htmlEscape(model.peers->device) + " (copy 1 GiB " +
          fixed(model.peers->copyGbps, 0) + " GB/s)</li>";
-  s += "</ul>\n" + summaryHtml(model) + legendHtml(model.peers.has_value());
+  bool compute = false;
+  for (const auto& row : model.cases) compute = compute || row.computeBoundAnywhere();
+  s += "</ul>\n" + summaryHtml(model) + legendHtml(model.peers.has_value(), compute);
   for (const auto& op : model.ops) s += opTable(model, op);
   return s + renderChainsHtml(model) + "</body></html>\n";
 }

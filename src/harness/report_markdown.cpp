@@ -1,8 +1,12 @@
 // `wgk report --markdown`: the tables of docs/performance.md, one per op and device: GPU time,
 // GB/s, roofline ratio, torch.compile ratio, host overhead and cold time per case and variant.
+// Ops whose cases declare flops (MatMul) get a wider table: GFLOP and the bound of each case, GB/s
+// and the share of the copy roofline for memory-bound cases, TFLOPS and the shares of the FMA and
+// matrix peaks for compute-bound ones, and torch (in the case's unit) with the ratio of times.
 #include <string>
 
 #include "harness/report_model.h"
+#include "harness/report_summary.h"
 
 namespace wgk::harness {
 namespace {
@@ -24,6 +28,59 @@ std::string cellText(std::string s) {
       c = ' ';
   return s;
 }
+std::string pctText(double r) {
+  return r >= 0 ? fixed(r * 100, 1) + "%" : "-";
+}
+
+// GFLOP of one call: three decimals, more for the tiny smoke cases.
+std::string gflopText(double flops) {
+  const double g = flops / 1e9;
+  return fixed(g, g >= 1 ? 1 : g >= 0.001 ? 3 : 6);
+}
+
+std::string tflopsText(double v) {
+  return v < 0 ? "-" : fixed(v, v >= 100 ? 0 : v >= 1 ? 1 : 4);
+}
+
+// The table of an op with flops on device d ("" when it has no rows there).
+std::string computeTable(const ReportModel& model, const std::string& op, size_t d) {
+  std::string body;
+  for (const auto& row : model.cases) {
+    if (row.op != op) continue;
+    const PeerRow* peer = peerFor(model, row);
+    const bool compute = row.computeBound(d);
+    for (const auto& c : row.byDevice[d]) {
+      const std::string variant = c.variant + (c.isDefault ? " *" : "");
+      body += "| " + cellText(row.caseName) + " | " + fixed(static_cast<double>(row.bytes) / (1 << 20), 2) +
+              " | " + (row.flops >= 0 ? gflopText(row.flops) : "-") + " | " +
+              (c.bound.empty() ? "-" : c.bound) + " | " + variant;
+      if (!c.error.empty() || !c.skipped.empty()) {
+        body += " | " + std::string(c.error.empty() ? "skipped: " : "error: ") +
+                cellText(c.error.empty() ? c.skipped : c.error) + " | | | | | | | | | |\n";
+        continue;
+      }
+      std::string torch = "-";
+      if (peer && compute && peer->bestTflops() > 0)
+        torch = tflopsText(peer->bestTflops()) + " TFLOPS";
+      else if (peer && !compute && peer->bestGbps() > 0)
+        torch = gbpsText(peer->bestGbps()) + " GB/s";
+      const double vs = vsTorch(c, peer);
+      body += " | " + orDash(c.gpuUs, 2) + " | " + gbpsText(c.gbps) + " | " +
+              (compute ? "-" : pctText(c.ratio)) + " | " + (compute ? tflopsText(c.tflops) : "-") + " | " +
+              (compute ? pctText(c.ofFmaPeak) : "-") + " | " + (compute ? pctText(c.ofMatrixPeak) : "-") +
+              " | " + torch + " | " + (vs >= 0 ? fixed(vs, 2) + "x" : "-") + " | " + orDash(c.wallUs, 1) +
+              " | " + orDash(c.coldMs, 1) + " |\n";
+    }
+  }
+  if (body.empty()) return "";
+  return "### " + shortOp(op) + " on " + model.devices[d] +
+         "\n\n| case | MiB moved | GFLOP | bound | variant | GPU us (median) | GB/s | of copy | TFLOPS | of "
+         "FMA "
+         "peak | of matrix peak | torch | vs torch | host us/call | cold ms |\n"
+         "| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
+         "---: |\n" +
+         body + "\n";
+}
 }  // namespace
 
 std::string renderMarkdown(const ReportModel& model) {
@@ -33,10 +90,14 @@ std::string renderMarkdown(const ReportModel& model) {
          " GB/s.\n\n";
   for (size_t d = 0; d < model.devices.size(); ++d) {
     for (const auto& op : model.ops) {
+      if (opHasFlops(model, op)) {
+        s += computeTable(model, op, d);
+        continue;
+      }
       std::string body;
       for (const auto& row : model.cases) {
         if (row.op != op) continue;
-        const PeerRow* peer = model.peers ? model.peers->find(row.op, row.bytes) : nullptr;
+        const PeerRow* peer = peerFor(model, row);
         for (const auto& c : row.byDevice[d]) {
           const std::string variant = c.variant + (c.isDefault ? " *" : "");
           body += "| " + cellText(row.caseName) + " | " +
@@ -67,6 +128,14 @@ std::string renderMarkdown(const ReportModel& model) {
     s += "`*` marks the variant the runtime picks by default (priority or tuning). GB/s counts the minimum "
          "bytes the "
          "op must read and write; copy GB/s is a vec4 copy kernel on the same bytes in the same run.\n";
+  bool flops = false;
+  for (const auto& op : model.ops) flops = flops || opHasFlops(model, op);
+  if (flops)
+    s += "Tables with GFLOP: a case is compute-bound when its flops per byte exceed the ridge (the highest "
+         "peak for its dtype over the copy bandwidth); TFLOPS and the shares of the FMA and matrix peaks "
+         "(measured in the same run) are given for those, GB/s and the share of copy for the others. "
+         "torch: in the case's unit, torch.compile where measured, else the calls replayed from a CUDA graph "
+         "(GPU time), else eager; vs torch = that time over wgk's.\n";
   if (!model.chains.empty()) s += (model.cases.empty() ? "" : "\n") + renderChainsMarkdown(model);
   return s;
 }

@@ -146,9 +146,19 @@ Evidence loadEvidence(const std::string& path) {
   return readJson(path, "evidence file", [&](const nlohmann::json& doc) { return parseEvidence(doc, path); });
 }
 
+std::string PeerRow::bestLabel() const {
+  return compileUs > 0 ? "torch.compile" : graphUs > 0 ? "torch (CUDA graph)" : "torch eager";
+}
+
 const PeerRow* Peers::find(const std::string& opId, uint64_t bytes) const {
   auto it = rows.find({shortOp(opId), bytes});
   return it == rows.end() ? nullptr : &it->second;
+}
+
+const PeerRow* Peers::find(const std::string& opId, uint64_t bytes, const std::string& caseName) const {
+  auto it = byName.find({shortOp(opId), caseName});
+  if (it != byName.end() && it->second.first == bytes) return &it->second.second;
+  return find(opId, bytes);
 }
 
 Peers parsePeers(const nlohmann::json& doc, const std::string& source) {
@@ -161,7 +171,20 @@ Peers parsePeers(const nlohmann::json& doc, const std::string& source) {
     if (!c.is_object() || !c.contains("op") || !c.contains("bytes") || !c["bytes"].is_number_unsigned())
       throw Error(ErrorCode::Parse, "'" + source + "': every case needs op and bytes");
     PeerRow r{num(c, "eager_GBps"), num(c, "compile_GBps"), num(c, "eager_us"), num(c, "compile_us")};
-    p.rows[{shortOp(str(c, "op")), c["bytes"].get<uint64_t>()}] = r;
+    r.flops = num(c, "flops");
+    r.eagerTflops = num(c, "eager_TFLOPS");
+    r.compileTflops = num(c, "compile_TFLOPS");
+    r.graphUs = num(c, "graph_us");
+    r.graphGbps = num(c, "graph_GBps");
+    r.graphTflops = num(c, "graph_TFLOPS");
+    if (r.flops > 0 && r.graphTflops < 0 && r.graphUs > 0) r.graphTflops = r.flops / r.graphUs / 1e6;
+    // TFLOPS from the flops and the time where the file gives only those.
+    if (r.flops > 0 && r.eagerTflops < 0 && r.eagerUs > 0) r.eagerTflops = r.flops / r.eagerUs / 1e6;
+    if (r.flops > 0 && r.compileTflops < 0 && r.compileUs > 0) r.compileTflops = r.flops / r.compileUs / 1e6;
+    const std::string op = shortOp(str(c, "op"));
+    const uint64_t bytes = c["bytes"].get<uint64_t>();
+    p.rows[{op, bytes}] = r;  // the last row of these bytes (as before names were matched)
+    if (const std::string name = str(c, "case"); !name.empty()) p.byName[{op, name}] = {bytes, r};
   }
   if (doc.contains("chains") && doc["chains"].is_array())
     for (const auto& c : doc["chains"])
@@ -172,6 +195,29 @@ Peers parsePeers(const nlohmann::json& doc, const std::string& source) {
 
 Peers loadPeers(const std::string& path) {
   return readJson(path, "peers file", [&](const nlohmann::json& doc) { return parsePeers(doc, path); });
+}
+
+bool CaseRow::computeBound(size_t d) const {
+  if (d >= byDevice.size()) return false;
+  for (const auto& c : byDevice[d])
+    if (c.error.empty() && c.skipped.empty() && !c.bound.empty()) return c.computeBound();
+  return false;
+}
+
+bool CaseRow::computeBoundAnywhere() const {
+  for (size_t d = 0; d < byDevice.size(); ++d)
+    if (computeBound(d)) return true;
+  return false;
+}
+
+const PeerRow* peerFor(const ReportModel& model, const CaseRow& row) {
+  return model.peers ? model.peers->find(row.op, row.bytes, row.caseName) : nullptr;
+}
+
+bool opHasFlops(const ReportModel& model, const std::string& op) {
+  for (const auto& r : model.cases)
+    if (r.op == op && r.flops > 0) return true;
+  return false;
 }
 
 ReportModel ReportModel::build(const std::vector<Evidence>& files, std::optional<Peers> peers) {
@@ -189,7 +235,7 @@ ReportModel ReportModel::build(const std::vector<Evidence>& files, std::optional
       auto row = std::find_if(model.cases.begin(), model.cases.end(),
                               [&](const CaseRow& r) { return r.op == op && r.caseName == name; });
       if (row == model.cases.end()) {
-        CaseRow r{op, name, {}, m["bytes"].get<uint64_t>(), std::vector<std::vector<Cell>>(nDev)};
+        CaseRow r{op, name, {}, m["bytes"].get<uint64_t>(), num(m, "flops"), std::vector<std::vector<Cell>>(nDev)};
         if (m.contains("tags") && m["tags"].is_array())
           for (const auto& t : m["tags"])
             if (t.is_string()) r.tags.push_back(t.get<std::string>());
@@ -208,6 +254,13 @@ ReportModel ReportModel::build(const std::vector<Evidence>& files, std::optional
       c.copyGbps = num2(m, "copyGbps", "copy_gbps");
       c.coldMs = num2(m, "coldMs", "cold_ms");
       c.wallUs = num2(m, "wallUsMedian", "wall_us_median");
+      c.tflops = num(m, "tflops");
+      c.fmaPeak = num(m, "fmaPeakTflops");
+      c.ofFmaPeak = num(m, "ofFmaPeak");
+      c.matrixPeak = num(m, "matrixPeakTflops");
+      c.ofMatrixPeak = num(m, "ofMatrixPeak");
+      c.bound = str(m, "bound");
+      if (row->flops < 0) row->flops = num(m, "flops");
       row->byDevice[d].push_back(std::move(c));
     }
   }

@@ -7,6 +7,7 @@
 //   std::string html = harness::renderHtml(model);
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
@@ -44,17 +45,35 @@ void loadEvidenceFile(const std::string& path, std::vector<Evidence>* bench, std
 
 struct PeerRow {
   double eagerGbps = -1, compileGbps = -1, eagerUs = -1, compileUs = -1;
+  // Compute peers (torch_matmul_peers.py): the call's flops and TFLOPS (-1: not given), and the
+  // same calls replayed from a CUDA graph (GPU time without torch's per-call host cost).
+  double flops = -1, eagerTflops = -1, compileTflops = -1;
+  double graphUs = -1, graphGbps = -1, graphTflops = -1;
+  // The time wgk is compared with: torch.compile's where measured, else the CUDA graph's, else
+  // eager's (-1: none).
+  double bestUs() const { return compileUs > 0 ? compileUs : graphUs > 0 ? graphUs : eagerUs; }
+  double bestGbps() const { return compileUs > 0 ? compileGbps : graphUs > 0 ? graphGbps : eagerGbps; }
+  double bestTflops() const {
+    return compileUs > 0 ? compileTflops : graphUs > 0 ? graphTflops : eagerTflops;
+  }
+  // "torch.compile", "torch (CUDA graph)" or "torch eager": whose time bestUs() is.
+  std::string bestLabel() const;
 };
 
-// Torch peer numbers by (short op name, bytes): the peer script names cases differently from
-// bench.json, but the same shape moves the same bytes.
+// Torch peer numbers by (short op name, bytes): the shared peer script names cases differently
+// from bench.json, but the same shape moves the same bytes. Peer scripts that keep bench.json's
+// case names (tools/peers/) are matched by name first: shapes such as a K x N GEMV and its N x K
+// twin move the same bytes.
 struct Peers {
   std::string device;
   double copyGbps = -1;
-  std::map<std::pair<std::string, uint64_t>, PeerRow> rows;
+  std::map<std::pair<std::string, uint64_t>, PeerRow> rows;  // the last row of each (op, bytes)
+  std::map<std::pair<std::string, std::string>, std::pair<uint64_t, PeerRow>> byName;  // (op, case)
   // torch_chain_peers.py's "chains": name -> (eager us per op, CUDA graph us per op), -1 if none.
   std::map<std::string, std::pair<double, double>> chains;
   const PeerRow* find(const std::string& opId, uint64_t bytes) const;
+  // The row named `caseName` with the same bytes, else find(opId, bytes).
+  const PeerRow* find(const std::string& opId, uint64_t bytes, const std::string& caseName) const;
 };
 Peers parsePeers(const nlohmann::json& doc, const std::string& source);
 Peers loadPeers(const std::string& path);
@@ -64,13 +83,25 @@ struct Cell {
   std::string variant, selectedBy, error, skipped;
   bool isDefault = false;  // the variant the runtime picks unforced
   double gpuUs = -1, gbps = -1, ratio = -1, copyGbps = -1, coldMs = -1, wallUs = -1;
+  // Cases with flops (evidence tflops, ofFmaPeak, ...; -1 where absent) and the label "compute" /
+  // "memory" ("" without a ridge: such a case reads as memory-bound).
+  double tflops = -1, fmaPeak = -1, ofFmaPeak = -1, matrixPeak = -1, ofMatrixPeak = -1;
+  std::string bound;
+  bool computeBound() const { return bound == "compute"; }
+  // The highest peak the case was compared with and the share of it (-1: none).
+  double peak() const { return std::max(fmaPeak, matrixPeak); }
+  double ofPeak() const { return peak() > 0 && tflops >= 0 ? tflops / peak() : -1; }
 };
 
 struct CaseRow {
   std::string op, caseName;
   std::vector<std::string> tags;
   uint64_t bytes = 0;
+  double flops = -1;                        // bench.json's flops (-1: none declared)
   std::vector<std::vector<Cell>> byDevice;  // [device index] -> variants measured there
+  // Compute-bound on device d: its measured cells say so (a case with flops above the ridge).
+  bool computeBound(size_t d) const;
+  bool computeBoundAnywhere() const;
 };
 
 struct ReportModel {
@@ -82,6 +113,12 @@ struct ReportModel {
   std::vector<ChainTable> chains;  // the "Chains" section, one table per chain evidence file
   static ReportModel build(const std::vector<Evidence>& files, std::optional<Peers> peers);
 };
+
+// The torch peer of a case row (by name, else by bytes); nullptr without peers or a match.
+const PeerRow* peerFor(const ReportModel& model, const CaseRow& row);
+
+// Whether any case of `op` declares flops: its tables get the TFLOPS columns.
+bool opHasFlops(const ReportModel& model, const std::string& op);
 
 std::string renderHtml(const ReportModel& model);
 std::string renderMarkdown(const ReportModel& model);

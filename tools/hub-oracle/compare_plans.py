@@ -17,6 +17,17 @@ render their portable forms.
   tools/hub-oracle/compare_plans.py --package packages/webgpu-kernels/ai.onnx.Add \
       --requests tools/hub-oracle/requests/ai.onnx.Add/*.json --wgsl --all-variants
 
+With --write-golden FILE nothing is compared and wgk is not run: the oracle's plans for every
+request and profile (the chosen variant, the variants it finds eligible and demoted, and per pass
+the id, dispatch, bindings and uniform bytes), and the same for every other eligible variant
+forced, are written to FILE, one plan a line. That file is the oracle's output, data a test
+(tests/unit/plan/hub_oracle_parity_test.cpp) plans again with wgk without the oracle:
+
+  tools/hub-oracle/compare_plans.py --package tests/data/hub/ai.onnx.MatMul \
+      --requests 'tools/hub-oracle/requests/ai.onnx.MatMul/*.json' \
+      --profiles lavapipe h200 no-f16 no-subgroups tiny-limits apple-m3 intel-xe \
+      --write-golden tests/data/hub/ai.onnx.MatMul.oracle-plans.json
+
 Exit status 1 when any comparison differs (each difference is printed), 0 otherwise.
 """
 import argparse
@@ -53,13 +64,15 @@ def wgk_plan(wgk, package, profile, request, wgsl, variant=None):
     return json.loads(r.stdout)
 
 
-def oracle_plan(oracle, package, profile, request_file, wgsl, variant=None):
+def oracle_plan(oracle, package, profile, request_file, wgsl, variant=None, explain=False):
     cmd = ["node", os.path.join(oracle, "plan.mjs"), "--package", package, "--profile", profile,
            "--request", request_file, "--compact"]
     if variant:
         cmd += ["--variant", variant]
     if not wgsl:
         cmd.append("--no-wgsl")
+    if explain:
+        cmd.append("--explain")
     r = subprocess.run(cmd, capture_output=True, text=True)
     try:
         return json.loads(r.stdout)
@@ -100,6 +113,66 @@ def compare(w, o, wgsl):
     return diffs
 
 
+def golden_plan(o):
+    """The part of an oracle plan the golden file keeps."""
+    if "error" in o or o.get("plan") is None:
+        return {"error": str(o.get("error", "no plan"))[:300]}
+    passes = []
+    for p in o["plan"]["passes"]:
+        d = p["dispatch"]
+        passes.append({
+            "id": p["id"],
+            "dispatch": [d["x"], d["y"], d["z"]],
+            "bindings": [" ".join([b["name"], b["bufferType"]] + ([b["elementType"]] if "elementType" in b else []))
+                         for b in p["bindings"]],
+            "uniforms": {b["name"]: b["bytesHex"] for b in p["bindings"] if b["bufferType"] == "uniform"},
+        })
+    return {"variant": o["plan"]["variant"], "passes": passes}
+
+
+def write_golden(args, oracle, out_file):
+    requests, plans = {}, []
+    for pattern in args.requests:
+        for req_file in sorted(glob.glob(pattern)):
+            name = os.path.splitext(os.path.basename(req_file))[0]
+            requests[name] = json.load(open(req_file))
+            for prof in args.profiles:
+                profile = os.path.join(ROOT, "tests", "data", "profiles", prof + ".json")
+                o = oracle_plan(oracle, args.package, profile, req_file, False, explain=True)
+                entry = {"request": name, "profile": prof, "forced": None, **golden_plan(o)}
+                ex = o.get("explain")
+                forced = []
+                if ex is not None:
+                    entry["eligible"] = [c["id"] for c in ex["candidates"] if c["ok"]]
+                    entry["demoted"] = [c["id"] for c in ex["candidates"] if c["ok"] and c["demoted"]]
+                    forced = [v for v in entry["eligible"] if v != entry.get("variant")]
+                plans.append(entry)
+                for v in forced:
+                    f = oracle_plan(oracle, args.package, profile, req_file, False, variant=v)
+                    plans.append({"request": name, "profile": prof, "forced": v, **golden_plan(f)})
+                print(f"{name} on {prof}: {entry.get('variant', 'error')} (+{len(forced)} forced)", file=sys.stderr)
+    head = {
+        "$comment": "The Hub loader's plans (@huggingface/kernels 0.0.1-preview.3, driven by "
+                    "$WGK_ORACLE/plan.mjs with no GPU) for each request on each profile: the chosen "
+                    "variant, the variants it finds eligible and demoted, every other eligible variant "
+                    "forced, and per pass the dispatch, bindings and uniform bytes. Written by "
+                    "tools/hub-oracle/compare_plans.py --write-golden; checked against wgk by "
+                    "tests/unit/plan/hub_oracle_parity_test.cpp. Data the oracle printed, not its code.",
+        "package": os.path.relpath(os.path.abspath(args.package), ROOT),
+        "profiles": args.profiles,
+        "requests": requests,
+    }
+    with open(out_file, "w") as f:
+        f.write("{\n")
+        for k, v in head.items():
+            f.write(f"  {json.dumps(k)}: {json.dumps(v)},\n")
+        f.write('  "plans": [\n')
+        f.write(",\n".join("    " + json.dumps(e) for e in plans))
+        f.write("\n  ]\n}\n")
+    print(f"{len(plans)} plans written to {out_file}")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--package", required=True)
@@ -108,11 +181,14 @@ def main():
     ap.add_argument("--wgsl", action="store_true")
     ap.add_argument("--all-variants", action="store_true", help="also every variant eligible under wgk, forced")
     ap.add_argument("--wgk", default=os.path.join(ROOT, "build", "wgk"))
+    ap.add_argument("--write-golden", metavar="FILE", help="write the oracle's plans to FILE (no comparison)")
     args = ap.parse_args()
     oracle = os.environ.get("WGK_ORACLE", "/work/oracle")
     if not os.path.exists(os.path.join(oracle, "plan.mjs")):
         print(f"no oracle at {oracle} (set WGK_ORACLE)", file=sys.stderr)
         return 2
+    if args.write_golden:
+        return write_golden(args, oracle, args.write_golden)
     failures = 0
     runs = 0
     for pattern in args.requests:

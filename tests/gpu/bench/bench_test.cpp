@@ -159,6 +159,37 @@ TEST(Bench, CopyRooflineCopiesAndIsMemoised) {
   EXPECT_NE(CopyRoofline::copyWgsl(4).find("base + 768u"), std::string::npos);
 }
 
+// The FMA rooflines compile and run here: f32 (and f16 with shader-f16) measured with every shape
+// timed, the matrix one absent without chromium-experimental-subgroup-matrix; measured once; the
+// evidence carries them. Never a speed.
+TEST(Bench, FmaRooflineMeasuresOnceAndIsInTheEvidence) {
+  Runtime& rt = shared();
+  FmaRoofline fma(rt);
+  EXPECT_EQ(fma.result(), nullptr);
+  const FmaMeasurement& m = fma.measure(1, 3);
+  for (const PeakMeasurement* p : {&m.f32, &m.f16}) {
+    if (!p->absent.empty()) continue;
+    EXPECT_TRUE(p->failed.empty()) << p->failed.begin()->second;
+    EXPECT_GT(p->tflops, 0);
+    EXPECT_EQ(p->candidates.size(), FmaRoofline::fmaShapes(p == &m.f32 ? "f32" : "f16", 1024).size());
+    EXPECT_GT(p->workgroups, 0u);
+    EXPECT_GT(p->iterations, 0u);
+    EXPECT_NEAR(p->tflops, p->flopsPerDispatch / p->gpuUsMedian / 1e6, 1e-9);
+  }
+  EXPECT_TRUE(m.f32.absent.empty());
+  EXPECT_EQ(m.f16.absent.empty(), rt.device().hasFeature("shader-f16"));
+  if (!rt.device().hasFeature("chromium-experimental-subgroup-matrix"))
+    EXPECT_NE(m.matrix.absent.find("chromium-experimental-subgroup-matrix"), std::string::npos);
+  else
+    EXPECT_GT(m.matrix.tflops, 0) << m.matrix.error;
+  EXPECT_EQ(&fma.measure(1, 3), &m);
+  CopyRoofline roof(rt);
+  const nlohmann::json j = evidenceJson(BenchRun{}, roof, rt.device(), "test", &fma);
+  ASSERT_TRUE(j.contains("fmaRoofline"));
+  EXPECT_TRUE(positive(j["fmaRoofline"]["f32"]["tflops"]));
+  EXPECT_FALSE(evidenceJson(BenchRun{}, roof, rt.device(), "test").contains("fmaRoofline"));
+}
+
 TEST(Bench, CopyKernelCopiesEveryElement) {
   // The roofline must be a real copy (the same WGSL, checked on data), including a ragged tail.
   Runtime& rt = shared();

@@ -23,6 +23,13 @@ grep -q "### GemmaRotaryEmbedding on " "$work/perf.md"
 "$wgk" bench "${pkgs[1]}" --case smoke_3x7_f32 --repeat 2 --warmup 1 --overhead-calls 2 --no-cold --json \
   > "$work/stdout.json" 2> "$work/stderr.txt"
 grep -q "smoke_3x7_f32" "$work/stderr.txt"
+# A package whose cases declare flops (MatMul): the FMA rooflines are measured in the same run and
+# the case gets TFLOPS, the share of the FMA peak and a bound.
+"$wgk" bench webgpu-kernels/ai.onnx.MatMul --case smoke_mm_33x40x24_f32 --repeat 2 --warmup 1 --overhead-calls 2 \
+  --no-cold --out "$work/mm.json" > "$work/mm.txt"
+grep -q "^fma roofline: f32 " "$work/mm.txt"
+"$wgk" report "$work/mm.json" --markdown "$work/mm.md"
+grep -q "| case | MiB moved | GFLOP | bound |" "$work/mm.md"
 python3 - "$work" <<'PY'
 import json, math, sys
 work = sys.argv[1]
@@ -53,5 +60,16 @@ first, second = tuned["measurements"]
 assert first["selectedBy"] == "tuning" and first["variant"] == tuning["entries"][0]["variant"], first
 assert second["package"] == "com.microsoft.FastGelu" and len(tuned["packages"]) == 2, tuned["packages"]
 assert first["coldMs"] is None
+mm = json.load(open(f"{work}/mm.json"))
+fma = mm["fmaRoofline"]
+assert pos(fma["f32"]["tflops"]) and fma["f32"]["kernel"].startswith("vec4x"), fma["f32"]
+assert "tflops" in fma["f16"] or "absent" in fma["f16"], fma["f16"]
+assert "tflops" in fma["matrix"] or "absent" in fma["matrix"] or "error" in fma["matrix"], fma["matrix"]
+(m,) = mm["measurements"]
+assert "error" not in m, m
+assert m["flops"] == 2 * 33 * 40 * 24 and pos(m["tflops"]) and m["bound"] in ("compute", "memory"), m
+assert abs(m["tflops"] - m["flops"] / m["gpuUsMedian"] / 1e6) < 1e-9 * m["tflops"], m
+assert abs(m["ofFmaPeak"] - m["tflops"] / m["fmaPeakTflops"]) < 1e-9, m
+assert abs(m["fmaPeakTflops"] - fma["f32"]["tflops"]) < 1e-12, (m, fma)
 print("cli bench smoke: OK,", len(doc["measurements"]), "measurements")
 PY
