@@ -42,7 +42,8 @@ uint64_t bufferSize(WGPUBuffer buffer) {
 Buffer Device::createBuffer(uint64_t size, BufferUsage usage, std::string_view label) {
   DeviceState& s = *state_;
   s.checkAlive();
-  const uint64_t alloc = std::max<uint64_t>(4, roundUp4(size));
+  // At least 16 bytes: an empty tensor still binds as array<vec4<f32>> (16-byte elements).
+  const uint64_t alloc = std::max<uint64_t>(16, roundUp4(size));
   if (size > s.limits.maxBufferSize)
     throw Error(ErrorCode::OutOfMemory, "cannot allocate a GPU buffer of " + bytesText(size) +
                                             ": the device's maxBufferSize is " +

@@ -69,7 +69,8 @@ class Device {
   const std::set<std::string>& adapterFeatures() const;
   WGPUDevice handle() const;
 
-  // A buffer of at least max(size, 4) bytes, rounded up to a multiple of 4.
+  // A buffer of at least max(size, 16) bytes, rounded up to a multiple of 4 (16: an empty tensor
+  // still binds as array<vec4<f32>>).
   // Throws Error(OutOfMemory) when the device cannot allocate it (or it exceeds maxBufferSize).
   Buffer createBuffer(uint64_t size, BufferUsage usage, std::string_view label = {});
   // Queue write into any buffer with CopyDst usage. offset must be a multiple of 4; when size is

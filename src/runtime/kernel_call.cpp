@@ -22,9 +22,10 @@ double usSince(Clock::time_point t) {
 constexpr gpu::BufferUsage kIoUsage =
     gpu::BufferUsage::Storage | gpu::BufferUsage::CopySrc | gpu::BufferUsage::CopyDst;
 
-// WebGPU's storage binding granularity: the tensor's bytes rounded up to 4, at least 4.
+// WebGPU's storage binding granularity: the tensor's bytes rounded up to 4, at least 16 (an empty
+// tensor still binds as array<vec4<f32>>, whose elements are 16 bytes; its buffer has that much).
 uint64_t bindSize(uint64_t bytes) {
-  return std::max<uint64_t>(4, (bytes + 3) & ~uint64_t{3});
+  return std::max<uint64_t>(16, (bytes + 3) & ~uint64_t{3});
 }
 
 // A caller's tensor, bound whole: never past the end of its buffer.

@@ -67,8 +67,9 @@ TEST(Render, MissingTemplateIsAnError) {
               {"rms-normalization-stash-f16-serial.wgsl.jinja", "rendering"});
 }
 
-// Every package under packages/: plan and render every test.json case on lavapipe and the H200,
-// and expect every variant to be reached. Packages whose templates do not exist yet are skipped.
+// Every package under packages/: plan and render every test.json case on lavapipe, the H200, an
+// Apple GPU (MatMul's 8x8x8 subgroup-matrix variants) and a device without subgroups (the _nosg
+// variants), and expect every variant to be reached. Packages whose templates do not exist yet are skipped.
 TEST(Render, EveryPackageVariant) {
   const fs::path root = fs::path(WGK_SOURCE_DIR) / "packages";
   int rendered = 0;
@@ -98,7 +99,7 @@ TEST(Render, EveryPackageVariant) {
         for (const auto& [name, t] : c.inputs) r.inputs[name] = {t.dtype, t.shape};
         r.attrs = c.attrs;
         r.forcedVariant = c.variant.value_or("");
-        for (const char* prof : {"lavapipe", "h200"}) {
+        for (const char* prof : {"lavapipe", "h200", "apple-m3", "no-subgroups"}) {
           try {
             Plan p = planner.plan(r, profile(prof));
             reached.insert(p.variant);

@@ -43,4 +43,10 @@ CASES = [
     # Rank 4, batch 2 x 2, 65 rows: 64 blocks of 128 x 64, the 8 x 8 and 16 x 16 variants.
     mm_case("notrans_f16_batched4_ragged", "float16", [2, 2, 65, 16], [2, 2, 16, 1020],
             variant="batched_notrans_f16_vec4_tiled_reg_wg8"),
+    # The same two shapes aimed at the 16 x 16 variants (both are eligible; these cases make the
+    # render test plan them by name, and `--all-variants` runs each once more).
+    mm_case("notrans_f16_rank2_ragged_wg16", "float16", [130, 48], [48, 2044],
+            variant="rank2_notrans_f16_vec4_tiled_reg"),
+    mm_case("notrans_f16_batched4_ragged_wg16", "float16", [2, 2, 65, 16], [2, 2, 16, 1020],
+            variant="batched_notrans_f16_vec4_tiled_reg"),
 ]
