@@ -13,16 +13,11 @@ import json
 import math
 import os
 
+from case_json import dump, fill
+
 PKG = os.path.join(os.path.dirname(__file__), "..", "..", "packages", "webgpu-kernels", "ai.onnx.Softmax", "build", "webgpu")
 NEG_INF = "-Infinity"
 TOL = {"float32": {"abs": 1e-8, "rel": 2e-5}, "float16": {"abs": 1e-7, "ulp": 1}}
-
-
-def fill(sin_step, cos_step, scale=None):
-    d = {"kind": "fillFloat32", "sinStep": sin_step, "cosStep": cos_step}
-    if scale is not None:
-        d["scale"] = scale
-    return d
 
 
 def numel(shape):
@@ -208,27 +203,6 @@ def bench_cases():
     sizes = [numel(c["inputs"]["x"]["shape"]) * (2 if c["inputs"]["x"]["dtype"] == "float16" else 4) for c in out]
     assert len(set(sizes)) == len(sizes), "bench byte counts must be distinct"
     return {"cases": out, "report": {"warmup": 5, "iterations": 50}}
-
-
-def dump(obj, path):
-    """indent=1 JSON with each `values` list on one line (the masked cases hold thousands)."""
-    lists = []
-
-    def strip(o):
-        if isinstance(o, dict):
-            if o.get("kind") == "values":
-                lists.append(json.dumps(o["values"]))
-                return {**o, "values": f"@@{len(lists) - 1}@@"}
-            return {k: strip(v) for k, v in o.items()}
-        if isinstance(o, list):
-            return [strip(v) for v in o]
-        return o
-
-    text = json.dumps(strip(obj), indent=1)
-    for i, l in enumerate(lists):
-        text = text.replace(f'"@@{i}@@"', l)
-    with open(path, "w") as f:
-        f.write(text + "\n")
 
 
 def main():

@@ -9,6 +9,11 @@ length and u = 2^-24 (every kernel accumulates in float32). The expected output 
 harness computes it with the CPU reference (double accumulation, one rounding).
 """
 import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from case_json import fill  # noqa: E402  (tools/packages; re-exported to the case lists)
 
 U_ACC = 2.0 ** -24
 REL_OUT = {"float16": 2.0 ** -10, "float32": 2.0 ** -23}
@@ -40,13 +45,6 @@ def matmul_shape(a, b):
 
 def numel(shape):
     return math.prod(shape)
-
-
-def fill(sin_step, cos_step, scale=None):
-    d = {"kind": "fillFloat32", "sinStep": sin_step, "cosStep": cos_step}
-    if scale is not None:
-        d["scale"] = scale
-    return d
 
 
 def bound(data):

@@ -8,35 +8,15 @@ reference; tolerances follow the rule of docs/tolerances.md (common.tolerance).
   build/wgk digest --write packages/webgpu-kernels/ai.onnx.MatMul
 """
 import importlib
-import json
 import os
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))  # tools/packages: case_json
+from case_json import dump  # noqa: E402
 PKG = os.path.join(HERE, "..", "..", "..", "packages", "webgpu-kernels", "ai.onnx.MatMul", "build", "webgpu")
 MODULES = ["cases_fallback", "cases_tiled", "cases_notrans", "cases_gemv", "cases_sgmat"]
-
-
-def dump(obj, path):
-    """indent=1 JSON with each `values` list on one line."""
-    lists = []
-
-    def strip(o):
-        if isinstance(o, dict):
-            if o.get("kind") == "values":
-                lists.append(json.dumps(o["values"]))
-                return {**o, "values": f"@@{len(lists) - 1}@@"}
-            return {k: strip(v) for k, v in o.items()}
-        if isinstance(o, list):
-            return [strip(v) for v in o]
-        return o
-
-    text = json.dumps(strip(obj), indent=1)
-    for i, l in enumerate(lists):
-        text = text.replace(f'"@@{i}@@"', l)
-    with open(path, "w") as f:
-        f.write(text + "\n")
 
 
 def main():
