@@ -91,7 +91,7 @@ def default_data(dtype, count, seed, int_range=None):
 def mm_case(name, dtype, a_shape, b_shape, a_data=None, b_data=None, variant=None, description=None,
             int_range=None):
     """One test.json case for y = a @ b. `variant` names the variant the case is meant to reach
-    (informational; the coverage check in gen.py verifies it against the planner)."""
+    (tests/unit/plan/render_test.cpp plans each case on it and checks every variant is reached)."""
     y_shape = matmul_shape(a_shape, b_shape)
     seed = sum(ord(c) for c in name)
     a_data = a_data or default_data(dtype, numel(a_shape), seed, int_range)
