@@ -5,7 +5,9 @@
 // result afterwards (conversion, copy, dump(), wgk's own readers) recurses, so a document nested
 // 50,000 deep would overflow the stack far from the parse. The depth is therefore bounded here, at
 // parse time, once for every caller; duplicate keys in an object are refused too (nlohmann would
-// silently keep the last, so two readers of one file could disagree about what it says).
+// silently keep the last, so two readers of one file could disagree about what it says). Sizes are
+// budgeted before anything is allocated for them, and parsing stays linear in the text: no key is
+// looked up in the object being built (ordered_json's lookup is a linear scan).
 #pragma once
 
 #include <string>
@@ -20,9 +22,18 @@ namespace wgk {
 // Deep enough for every real document (manifests nest about 8 levels), shallow enough that any
 // recursive walk of the result stays far inside the stack.
 inline constexpr int kMaxJsonDepth = 64;
+// Keys in one object: the largest real object is a metadata.json digest map (one key per package
+// file, hundreds); a million leaves room for generated packages and refuses a map built to exhaust
+// memory before each key is stored.
+inline constexpr size_t kMaxJsonObjectKeys = size_t{1} << 20;
+// Text of one JSON document: the largest file a package ships is a test.json of about 10 MB, and
+// the Hub client accepts no file above 64 MiB (HttpOptions::maxFileBytes). A file is checked
+// before it is read.
+inline constexpr size_t kMaxJsonBytes = size_t{64} << 20;
 
 // Error(Parse) "<what> is not valid JSON: ..." / "<what>: JSON nested deeper than 64 levels" /
-// "<what>: duplicate key 'k' in an object".
+// "<what>: duplicate key 'k' in an object" / "<what>: an object holds more than 1048576 keys" /
+// "<what>: JSON text of N bytes exceeds the limit of 67108864 bytes".
 nlohmann::json parseJson(std::string_view text, const std::string& what);
 nlohmann::ordered_json parseOrderedJson(std::string_view text, const std::string& what);
 

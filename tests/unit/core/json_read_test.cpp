@@ -1,11 +1,16 @@
-// The shared JSON parser: depth bounded at parse time, duplicate keys refused (issue 15).
+// The shared JSON parser: depth bounded at parse time, duplicate keys refused (issue 15); key count
+// and text size budgeted, parsing linear in the number of keys (issue 28).
 #include "core/json_read.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
 #include "support/expect_error.h"
 
@@ -46,6 +51,85 @@ TEST(JsonRead, RefusesDuplicateKeysAtAnyDepth) {
   EXPECT_NO_THROW(parseJson(R"([{"a": 1}, {"a": 2}, {"b": {"a": 3}}])", "m"));
 }
 
+// A digest map like metadata.json's: n keys "dir/fNNNNNNN.wgsl.jinja" -> a 44-character digest.
+std::string digestMap(size_t n) {
+  std::string s = "{";
+  s.reserve(n * 80);
+  for (size_t i = 0; i < n; ++i) {
+    char name[48];
+    std::snprintf(name, sizeof name, "%s\"dir/f%07zu.wgsl.jinja\": ", i ? ", " : "", i);
+    s += name;
+    s += "\"" + std::string(43, 'A') + "=\"";
+  }
+  return s + "}";
+}
+
+// Best of `reps` wall times of fn, in seconds (the minimum is the least disturbed by other load).
+double bestSeconds(int reps, const std::function<void()>& fn) {
+  double best = 1e30;
+  for (int r = 0; r < reps; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    fn();
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+// Issue 28: ordered_json's parser looked every key up in the object being filled, so 100,000
+// digests took 22 s and 400,000 hung `wgk info`. Four times the keys must cost about four times
+// the time (n log n: ~4.5); quadratic would be 16. Only the ratio is asserted, never a time.
+TEST(JsonRead, LargeObjectsParseInLinearTime) {
+  const std::string small = digestMap(100000), large = digestMap(400000);
+  for (bool ordered : {true, false}) {
+    auto parse = [&](const std::string& text) {
+      return [&, ordered] {
+        const size_t n =
+            ordered ? parseOrderedJson(text, "metadata.json").size() : parseJson(text, "m").size();
+        ASSERT_GT(n, 0u);
+      };
+    };
+    parse(small)();  // warm the allocator
+    const double t1 = bestSeconds(3, parse(small)), t4 = bestSeconds(2, parse(large));
+    EXPECT_LT(t4 / t1, 8.0) << (ordered ? "ordered_json" : "json") << ": 100k keys " << t1 << " s, 400k keys "
+                            << t4 << " s";
+  }
+  // Order and content survive the fast path.
+  auto j = parseOrderedJson(digestMap(3), "m");
+  ASSERT_EQ(j.size(), 3u);
+  EXPECT_EQ(j.begin().key(), "dir/f0000000.wgsl.jinja");
+  EXPECT_EQ(std::prev(j.end()).key(), "dir/f0000002.wgsl.jinja");
+  EXPECT_EQ(j["dir/f0000001.wgsl.jinja"], std::string(43, 'A') + "=");
+  expectError([] { parseOrderedJson(R"({"b": 1, "a": 2, "b": 3})", "m"); }, ErrorCode::Parse,
+              {"duplicate key 'b'"});
+}
+
+TEST(JsonRead, KeysPerObjectAndTextSizeAreBudgeted) {
+  // One key over the budget is refused when that key arrives (nothing more is stored).
+  std::string over = "{";
+  for (size_t i = 0; i <= kMaxJsonObjectKeys; ++i) over += (i ? ",\"" : "\"") + std::to_string(i) + "\":0";
+  over += "}";
+  ASSERT_LE(over.size(), kMaxJsonBytes);
+  expectError([&] { parseOrderedJson(over, "metadata.json"); }, ErrorCode::Parse,
+              {"metadata.json: an object holds more than 1048576 keys"});
+  expectError([&] { parseJson(over, "m"); }, ErrorCode::Parse, {"more than 1048576 keys"});
+  // The same keys spread over two objects are fine: the budget is per object.
+  const size_t half = over.size() / 2;
+  std::string split =
+      "[" + over.substr(0, over.find(',', half)) + "},{" + over.substr(over.find(',', half) + 1) + "]";
+  EXPECT_EQ(parseJson(split, "m").size(), 2u);
+  // Text over 64 MiB is refused before parsing, and a file before it is read.
+  const std::string big(kMaxJsonBytes + 1, ' ');
+  expectError([&] { parseJson(big, "test.json"); }, ErrorCode::Parse,
+              {"test.json: JSON text of 67108865 bytes exceeds the limit of 67108864 bytes"});
+  const auto file =
+      std::filesystem::temp_directory_path() / ("wgk_json_big_" + std::to_string(::getpid()) + ".json");
+  { std::ofstream out(file); }
+  std::filesystem::resize_file(file, kMaxJsonBytes + 1);  // sparse: no 64 MiB written
+  expectError([&] { readOrderedJsonFile(file.string()); }, ErrorCode::Parse,
+              {"exceeds the limit of 67108864 bytes"});
+  std::filesystem::remove(file);
+}
+
 TEST(JsonRead, MalformedTextNamesWhat) {
   expectError([] { parseJson("{\"a\": ", "lock file"); }, ErrorCode::Parse, {"lock file is not valid JSON"});
   expectError([] { readJsonFile("/nonexistent/x.json"); }, ErrorCode::Io,
@@ -61,14 +145,16 @@ TEST(JsonRead, LoadJsonFileAddsOneReadingContextToEveryError) {
   EXPECT_EQ(loadJsonFile(good, [](const nlohmann::json& j) { return j.at("n").get<int>(); }), 3);
   EXPECT_EQ(loadOrderedJsonFile(good, [](const nlohmann::ordered_json& j) { return j.size(); }), 1u);
   try {
-    loadJsonFile(bad, [](const nlohmann::json&) { return 0; }, "tuning file " + bad);
+    loadJsonFile(
+        bad, [](const nlohmann::json&) { return 0; }, "tuning file " + bad);
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Parse);
     EXPECT_EQ(e.context(), std::vector<std::string>{"while reading tuning file " + bad});
   }
   try {  // the reader's own error gets the same context, once
-    loadOrderedJsonFile(good, [](const nlohmann::ordered_json&) -> int { throw Error(ErrorCode::Manifest, "no"); });
+    loadOrderedJsonFile(good,
+                        [](const nlohmann::ordered_json&) -> int { throw Error(ErrorCode::Manifest, "no"); });
     FAIL();
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), ErrorCode::Manifest);
