@@ -26,14 +26,21 @@ DType parseDtype(py::handle dtypeLike, const std::string& what);
 // Whether `v` is something a tensor argument takes on the host: a numpy array, a DLPack provider,
 // or an object with __array__ / the buffer protocol (not a bare Python number, string or list).
 bool isArrayLike(py::handle v);
+// Whether `v` is a torch.Tensor (false without importing torch when the caller has not).
+bool isTorchTensor(py::handle v);
 // `v` as a numpy array without copying where numpy can avoid it: arrays as they are, CPU DLPack
-// providers through numpy.from_dlpack, the rest through numpy.asarray. `name` names the tensor in
-// errors (a non-CPU DLPack device, a dtype wgk has none of).
-py::array asNumpy(py::handle v, const std::string& name);
+// providers through numpy.from_dlpack, the rest through numpy.asarray; Python numbers and lists as
+// torch.tensor reads them (floats float32, ints int32 here: WGSL has no 64-bit types). `what` names
+// the tensor in errors ("input 'X'"), which say what to do: a torch tensor that requires grad or
+// lives on a GPU, a dtype wgk has none of (float64, bfloat16), something that is not a tensor.
+py::array asNumpy(py::handle v, const std::string& what);
 // One copy of `v` into a new HostTensor (C order, native byte order).
-HostTensor toHostTensor(py::handle v, const std::string& name);
+HostTensor toHostTensor(py::handle v, const std::string& what);
 // A numpy array owning `t`'s bytes (the tensor is moved into the array's base object).
 py::array toNumpy(HostTensor&& t);
+// The same as a CPU torch tensor sharing those bytes (torch.from_numpy), where torch has the dtype
+// (torch before 2.3 has no uint32: such an output stays a numpy array).
+py::object toTorch(HostTensor&& t);
 
 py::tuple shapeTuple(const Shape& shape);
 Shape shapeOf(py::handle sequence, const std::string& what);  // a sequence of non-negative ints

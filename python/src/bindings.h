@@ -6,6 +6,7 @@
 #include <pybind11/pybind11.h>
 
 #include <memory>
+#include <string>
 
 #include "wgk/runtime.h"
 
@@ -22,15 +23,30 @@ struct PyKernel {
   Kernel kernel;
 };
 
+// Whether the outputs of a batch or a graph capture have contents yet: a batch's once it is
+// submitted, a capture's once its graph is replayed. Reading one before (a download, a single
+// call) would see whatever the buffer held, so those are refused with what to do instead. Only
+// touched with the GIL held.
+struct Pending {
+  enum class State { Recording, Done, Discarded };
+  State state = State::Recording;
+  bool graph = false;  // a capture's outputs (else a batch's)
+};
+
 struct PyDeviceTensor {
   std::shared_ptr<Runtime> runtime;
   DeviceTensor tensor;
+  std::shared_ptr<Pending> pending;  // null: defined from the start (uploads, single calls)
 };
+
+// Error(InvalidArgument) when `t` has no contents yet or never will (Pending); `what` names it.
+void checkDefined(const PyDeviceTensor& t, const std::string& what);
 
 void bindTensors(py::module_& m);  // DeviceTensor
 void bindKernel(py::module_& m);   // Kernel, CallResult
 void bindRuntime(py::module_& m);  // Runtime
 void bindCli(py::module_& m);      // _cli_main
+void bindBatch(py::module_& m);    // Batch, Graph, Runtime.batch, Runtime.capture (after bindRuntime)
 
 // A tensor argument's value as a DeviceTensor, when it is one.
 const PyDeviceTensor* asDeviceTensor(py::handle v);

@@ -6,6 +6,7 @@
 
 #include "arrays.h"
 #include "bindings.h"
+#include "call_args.h"
 #include "errors.h"
 #include "runtime/attributes.h"
 #include "runtime/introspect.h"
@@ -86,72 +87,6 @@ Example:
     >>> gelu.plan(X=x, device="h200.json")           # for another device's profile
 )";
 
-const package::Manifest& manifestOf(const PyKernel& k) {
-  return wgk::introspect::package(k.kernel).manifest();
-}
-
-// A call's named values other than tensors.
-struct Scalars {
-  std::map<std::string, Attribute> attrs;  // the op's attributes
-  std::map<std::string, Attribute> args;   // scalar args (spec 2.1 packages)
-};
-
-// Sorts a call's named values into tensors, scalar args and attributes, by what the manifest
-// names: ports are tensors, `args` scalar args, attributes attributes. An unknown name is a tensor
-// when its value is array-like, else an attribute, so that the runtime's error calls it what the
-// caller meant ("unknown input 'x'", "unknown attribute 'eps'").
-Scalars collect(const PyKernel& k, py::handle inputs, py::handle attrs, py::handle args,
-                const py::kwargs& kwargs,
-                const std::function<void(const std::string&, py::handle)>& onTensor) {
-  const package::Manifest& m = manifestOf(k);
-  Scalars out{toAttributes(attrs, "attrs"), toAttributes(args, "args")};
-  std::set<std::string> seen;
-  auto once = [&](const std::string& name) {
-    if (!seen.insert(name).second || out.attrs.count(name) || out.args.count(name))
-      invalidArgument("'" + name + "' is given twice (as a keyword, in inputs=, args= or attrs=)");
-  };
-  for (const auto& [name, v] : out.attrs)
-    if (out.args.count(name)) once(name);
-  if (!inputs.is_none()) {
-    if (!py::isinstance<py::dict>(inputs))
-      invalidArgument("inputs must be a dict of tensors by name, got " + std::string(py::repr(inputs)));
-    for (auto [key, value] : py::reinterpret_borrow<py::dict>(inputs)) {
-      const std::string name = py::str(key);
-      once(name);
-      onTensor(name, value);
-    }
-  }
-  for (auto [key, value] : kwargs) {
-    const std::string name = py::str(key);
-    once(name);
-    if (m.findPort(name))
-      onTensor(name, value);
-    else if (m.findArg(name))
-      out.args.emplace(name, toAttribute(value, name));
-    else if (!m.findAttribute(name) && (asDeviceTensor(value) || isArrayLike(value)))
-      onTensor(name, value);
-    else
-      out.attrs.emplace(name, toAttribute(value, name));
-  }
-  return out;
-}
-
-OutputPlacement parsePlacement(const std::string& p) {
-  if (p == "auto") return OutputPlacement::Auto;
-  if (p == "host") return OutputPlacement::Host;
-  if (p == "device") return OutputPlacement::Device;
-  invalidArgument("placement must be \"auto\", \"host\" or \"device\", got \"" + p + "\"");
-}
-
-// A device tensor lives in one runtime's device: another runtime's kernels cannot bind it.
-const DeviceTensor& ownDeviceTensor(const PyKernel& k, const PyDeviceTensor& d, const std::string& what) {
-  if (d.runtime != k.runtime)
-    invalidArgument(what +
-                    " is a device tensor of another wgk.Runtime: download it (.numpy()) or upload it to "
-                    "this kernel's runtime");
-  return d.tensor;
-}
-
 struct PyCallResult {
   py::dict outputs;
   std::string variant, selectedBy;
@@ -159,48 +94,18 @@ struct PyCallResult {
 };
 
 PyCallResult call(PyKernel& k, py::object inputs, py::object attrs, py::object args, py::object variant,
-                  const std::string& placement, py::object outputs, bool timestamps,
-                  const py::kwargs& kwargs) {
-  std::map<std::string, HostTensor> host;  // stable addresses: TensorRefs point at them
-  std::map<std::string, TensorRef> refs;
-  CallOptions options;
-  py::dict inPlace;  // device tensors given for in/out ports: written in place, returned as given
-  Scalars scalars = collect(k, inputs, attrs, args, kwargs, [&](const std::string& name, py::handle v) {
-    if (const PyDeviceTensor* d = asDeviceTensor(v)) {
-      refs.emplace(name, TensorRef(ownDeviceTensor(k, *d, "input '" + name + "'")));
-      const package::PortSpec* port = manifestOf(k).findPort(name);
-      if (port && port->direction == package::PortDirection::InOut) inPlace[py::str(name)] = v;
-    } else
-      refs.emplace(name, TensorRef(host.emplace(name, toHostTensor(v, name)).first->second));
-  });
-  options.attrs = std::move(scalars.attrs);
-  options.args = std::move(scalars.args);
-  options.variant = stringOrEmpty(variant, "variant");
-  options.placement = parsePlacement(placement);
-  options.timestamps = timestamps;
-  py::dict given;
-  if (!outputs.is_none()) {
-    if (!py::isinstance<py::dict>(outputs))
-      invalidArgument("outputs must be a dict of wgk.DeviceTensor by output name");
-    for (auto [key, value] : py::reinterpret_borrow<py::dict>(outputs)) {
-      const std::string name = py::str(key);
-      const PyDeviceTensor* d = asDeviceTensor(value);
-      if (!d) invalidArgument("outputs['" + name + "'] must be a wgk.DeviceTensor (Runtime.allocate)");
-      options.outputs.emplace(name, ownDeviceTensor(k, *d, "outputs['" + name + "']").view());
-      given[key] = value;
-    }
-  }
+                  py::handle placement, py::object outputs, bool timestamps, const py::kwargs& kwargs) {
+  CallArgs a;
+  prepareCall(k, inputs, attrs, args, variant, outputs, kwargs, CallSite::Single, a);
+  a.options.placement = placementArgument(placement);
+  a.options.timestamps = timestamps;
   CallResult r;
   {
     py::gil_scoped_release unlocked;
-    r = k.kernel.call(refs, options);
+    r = k.kernel.call(a.refs, a.options);
   }
   PyCallResult out;
-  for (auto& [name, t] : r.host) out.outputs[py::str(name)] = toNumpy(std::move(t));
-  for (auto& [name, t] : r.device) out.outputs[py::str(name)] = py::cast(PyDeviceTensor{k.runtime, t});
-  for (auto [key, value] : given) out.outputs[key] = value;
-  for (auto [key, value] : inPlace)
-    if (!out.outputs.contains(key)) out.outputs[key] = value;
+  out.outputs = outputsDict(k, a, std::move(r.host), std::move(r.device), nullptr);
   out.variant = r.variant;
   out.selectedBy = r.selectedBy;
   out.timings["upload_us"] = r.timings.uploadUs;
@@ -223,7 +128,7 @@ plan::TensorDesc describe(py::handle v, const std::string& name) {
       isDtypeLike(v[py::int_(0)]))
     return {parseDtype(v[py::int_(0)], "input '" + name + "'"),
             shapeOf(v[py::int_(1)], "the shape of input '" + name + "'")};
-  py::array a = asNumpy(v, name);
+  py::array a = asNumpy(v, "input '" + name + "'");
   return {parseDtype(a.dtype(), "input '" + name + "'"), Shape(a.shape(), a.shape() + a.ndim())};
 }
 
@@ -301,30 +206,32 @@ void bindKernel(py::module_& m) {
   py::class_<PyKernel>(m, "Kernel", kKernelDoc)
       .def(
           "__call__",
-          [](PyKernel& k, py::object inputs, py::object attrs, py::object args, py::object variant,
-             const std::string& placement, py::object outputs, py::kwargs kwargs) {
-            return call(k, inputs, attrs, args, variant, placement, outputs, false, kwargs).outputs;
+          [](PyKernel& k, py::args positional, py::object attrs, py::object args, py::object variant,
+             py::object placement, py::object outputs, py::kwargs kwargs) {
+            return call(k, positionalInputs(k, positional), attrs, args, variant, placement, outputs, false,
+                        kwargs)
+                .outputs;
           },
-          py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(), py::arg("attrs") = py::none(),
-          py::arg("args") = py::none(), py::arg("variant") = py::none(), py::arg("placement") = "auto",
-          py::arg("outputs") = py::none(), kCallDoc)
+          py::arg("attrs") = py::none(), py::arg("args") = py::none(), py::arg("variant") = py::none(),
+          py::arg("placement") = py::str("auto"), py::arg("outputs") = py::none(), kCallDoc)
       .def(
           "call",
-          [](PyKernel& k, py::object inputs, py::object attrs, py::object args, py::object variant,
-             const std::string& placement, py::object outputs, bool timestamps, py::kwargs kwargs) {
-            return call(k, inputs, attrs, args, variant, placement, outputs, timestamps, kwargs);
+          [](PyKernel& k, py::args positional, py::object attrs, py::object args, py::object variant,
+             py::object placement, py::object outputs, bool timestamps, py::kwargs kwargs) {
+            return call(k, positionalInputs(k, positional), attrs, args, variant, placement, outputs,
+                        timestamps, kwargs);
           },
-          py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(), py::arg("attrs") = py::none(),
-          py::arg("args") = py::none(), py::arg("variant") = py::none(), py::arg("placement") = "auto",
-          py::arg("outputs") = py::none(), py::arg("timestamps") = false, kCallResultDoc)
+          py::arg("attrs") = py::none(), py::arg("args") = py::none(), py::arg("variant") = py::none(),
+          py::arg("placement") = py::str("auto"), py::arg("outputs") = py::none(),
+          py::arg("timestamps") = false, kCallResultDoc)
       .def(
           "plan",
-          [](const PyKernel& k, py::object inputs, py::object attrs, py::object args, py::object variant,
-             py::object device, bool wgsl,
-             py::kwargs kwargs) { return planKernel(k, inputs, attrs, args, variant, device, wgsl, kwargs); },
-          py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(), py::arg("attrs") = py::none(),
-          py::arg("args") = py::none(), py::arg("variant") = py::none(), py::arg("device") = py::none(),
-          py::arg("wgsl") = false, kPlanDoc)
+          [](const PyKernel& k, py::args positional, py::object attrs, py::object args, py::object variant,
+             py::object device, bool wgsl, py::kwargs kwargs) {
+            return planKernel(k, positionalInputs(k, positional), attrs, args, variant, device, wgsl, kwargs);
+          },
+          py::arg("attrs") = py::none(), py::arg("args") = py::none(), py::arg("variant") = py::none(),
+          py::arg("device") = py::none(), py::arg("wgsl") = false, kPlanDoc)
       .def_property_readonly(
           "source", [](const PyKernel& k) { return sourceDict(k.kernel.source()); },
           "Where the package came from: repo, op, requested, revision, origin (embedded, cache, network,\n"

@@ -10,6 +10,7 @@ PYBIND11_MODULE(_wgk, m) {
   wgk::python::bindTensors(m);
   wgk::python::bindKernel(m);
   wgk::python::bindRuntime(m);
+  wgk::python::bindBatch(m);
   wgk::python::bindCli(m);
   m.attr("__version__") = WGK_VERSION;
 }

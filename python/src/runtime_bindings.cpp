@@ -58,10 +58,10 @@ std::string pathArgument(py::handle v) {
   return py::str(py::module_::import("os").attr("fspath")(v));
 }
 
-PyDeviceTensor upload(const PyRuntime& self, py::handle array, const std::string& name) {
-  HostTensor host = toHostTensor(array, name);
+PyDeviceTensor upload(const PyRuntime& self, py::handle array, const std::string& what) {
+  HostTensor host = toHostTensor(array, what);
   py::gil_scoped_release unlocked;
-  return {self.runtime, self.runtime->upload(host)};
+  return {self.runtime, self.runtime->upload(host), nullptr};
 }
 
 // plan, device, cache_stats, wait_idle, repr.
@@ -104,7 +104,7 @@ void bindRuntime(py::module_& m) {
           py::arg("repo_or_path"), py::kw_only(), py::arg("version") = py::none(),
           py::arg("revision") = py::none(), kLoadDoc)
       .def(
-          "upload", [](const PyRuntime& self, py::object array) { return upload(self, array, "array"); },
+          "upload", [](const PyRuntime& self, py::object array) { return upload(self, array, "the array"); },
           py::arg("array"),
           "Copies a numpy array (or a DLPack provider, or anything numpy.asarray takes) to the device "
           "once.\n\n"
@@ -112,7 +112,7 @@ void bindRuntime(py::module_& m) {
           "    ((4, 64), dtype('float16'))")
       .def(
           "from_dlpack",
-          [](const PyRuntime& self, py::object tensor) { return upload(self, tensor, "tensor"); },
+          [](const PyRuntime& self, py::object tensor) { return upload(self, tensor, "the tensor"); },
           py::arg("tensor"),
           "A DLPack provider in CPU memory (a torch tensor, a numpy array, ...) as a new "
           "wgk.DeviceTensor.\n\n"
@@ -123,7 +123,7 @@ void bindRuntime(py::module_& m) {
             const Shape s = shapeOf(shape, "shape");
             const DType t = parseDtype(dtype, "the tensor");
             py::gil_scoped_release unlocked;
-            return PyDeviceTensor{self.runtime, self.runtime->allocate(t, s)};
+            return PyDeviceTensor{self.runtime, self.runtime->allocate(t, s), nullptr};
           },
           py::arg("shape"), py::arg("dtype"),
           "A new device tensor (contents unspecified), e.g. for a kernel call's outputs=.");

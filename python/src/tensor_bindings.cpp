@@ -23,6 +23,7 @@ Example:
 )";
 
 HostTensor download(const PyDeviceTensor& t) {
+  checkDefined(t, "the tensor");
   py::gil_scoped_release unlocked;  // waits for the GPU
   return t.runtime->download(t.tensor);
 }
@@ -74,8 +75,10 @@ void bindTensors(py::module_& m) {
              return t.tensor.shape()[0];
            })
       .def("__repr__", [](const PyDeviceTensor& t) {
+        const bool waiting = t.pending && t.pending->state == Pending::State::Recording;
         return "wgk.DeviceTensor(shape=" + std::string(py::repr(shapeTuple(t.tensor.shape()))) +
-               ", dtype=" + std::string(dtypeName(t.tensor.dtype())) + ")";
+               ", dtype=" + std::string(dtypeName(t.tensor.dtype())) +
+               (waiting ? (t.pending->graph ? ", not replayed yet" : ", batch not submitted yet") : "") + ")";
       });
 }
 

@@ -13,14 +13,20 @@ namespace wgk::python {
 
 namespace py = pybind11;
 
-// bool, int, float (Python or numpy scalars), str, or a sequence of ints / numbers (a list, a
-// tuple, a 1-D numpy array). Error(InvalidArgument) naming the attribute for anything else.
+// bool, int, float (Python or numpy scalars, 0-d arrays and tensors), str, or a sequence of ints /
+// numbers (a list, a tuple, a 1-D numpy array or torch tensor). Error(InvalidArgument) naming the
+// attribute for anything else.
 Attribute toAttribute(py::handle value, const std::string& name);
 std::map<std::string, Attribute> toAttributes(py::handle dict, const std::string& what);
 py::object fromAttribute(const Attribute& value);
 
 // "" for None, the string for a str; Error(InvalidArgument) naming `what` otherwise.
 std::string stringOrEmpty(py::handle value, const std::string& what);
+
+// A value as an error message shows it: short scalars, strings and lists by their repr, anything
+// array-like by its type, dtype and shape ("a numpy.ndarray float16 [4, 64]"), never its contents,
+// which for a real tensor would flood the message.
+std::string describeValue(py::handle value);
 
 py::object fromJsonText(const std::string& text);  // json.loads
 std::string toJsonText(py::handle value);          // json.dumps

@@ -1,19 +1,21 @@
 # Type stubs of wgk._wgk (the extension module; import wgk). docs/python.md describes the API.
 import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
 
-# A tensor argument: a numpy array (any strides, byte order), a CPU DLPack provider (a torch
-# tensor), anything numpy.asarray takes, or a device tensor. For planning also (dtype, shape).
+# A tensor argument: a numpy array (any strides, byte order), a CPU torch tensor or other DLPack
+# provider, a Python number or list of numbers (float32 / int32 / bool), or a device tensor. For
+# planning also (dtype, shape).
 TensorLike = Union[npt.ArrayLike, "DeviceTensor", Any]
 DTypeLike = Union[str, np.dtype, type]
 TensorSpec = Union[TensorLike, Tuple[DTypeLike, Sequence[int]]]
 AttributeValue = Union[bool, int, float, str, Sequence[int], Sequence[float]]
-Output = Union[np.ndarray, "DeviceTensor"]
+# numpy arrays for numpy inputs, torch.Tensor (CPU) when an input was one, or device tensors.
+Output = Union[np.ndarray, "DeviceTensor", Any]
 
 class Error(Exception):
     """Every wgk failure; one subclass per error code."""
@@ -121,6 +123,37 @@ class Kernel:
     @property
     def attributes(self) -> Dict[str, Any]: ...
 
+class Batch:
+    """Kernel calls recorded, then submitted together (Runtime.batch); a `with` block submits on exit."""
+    def __call__(
+        self,
+        kernel: Kernel,
+        inputs: Optional[Mapping[str, TensorLike]] = None,
+        /,
+        *,
+        attrs: Optional[Mapping[str, AttributeValue]] = None,
+        args: Optional[Mapping[str, AttributeValue]] = None,
+        variant: Optional[str] = None,
+        outputs: Optional[Mapping[str, DeviceTensor]] = None,
+        **tensors_and_attributes: Any,
+    ) -> Dict[str, DeviceTensor]: ...
+    def submit(self) -> None: ...
+    def __len__(self) -> int: ...
+    def __enter__(self) -> "Batch": ...
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool: ...
+
+class Graph:
+    """Captured calls (Runtime.capture) replayed with new input data."""
+    def replay(self, inputs: Optional[Mapping[str, TensorLike]] = None, /, **tensors: TensorLike) -> Any: ...
+    @property
+    def inputs(self) -> Dict[str, Tuple[str, Tuple[int, ...]]]: ...
+    @property
+    def outputs(self) -> Any: ...
+    @property
+    def calls(self) -> int: ...
+    @property
+    def dispatches(self) -> int: ...
+
 class Runtime:
     """A WebGPU device with wgk's caches; thread-safe."""
     def __init__(
@@ -160,5 +193,7 @@ class Runtime:
     @property
     def cache_stats(self) -> Dict[str, int]: ...
     def wait_idle(self) -> None: ...
+    def batch(self) -> Batch: ...
+    def capture(self, fn: Callable[[Batch], Any]) -> Graph: ...
 
 def _cli_main(argv: List[str]) -> int: ...
