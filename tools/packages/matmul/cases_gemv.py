@@ -3,7 +3,8 @@ matmul-vector-matrix-vec4.wgsl.jinja (vector_matrix_vec4), matmul-vector-matrix-
 (rank2_m1_vector_matrix_tail4, rank2_m1_vector_matrix_tail1_f16),
 matmul-matrix-vector-subgroup.wgsl.jinja (matrix_vector_subgroup / _nosg,
 matrix_vector_tail_subgroup / _tail_nosg), matmul-band-vec4.wgsl.jinja (rank2_band_vec4,
-folded_by_rank2_band_vec4, batched_band_vec4, rank2_band_vec4_splitk), the last three through
+folded_by_rank2_band_vec4, batched_band_vec4, rank2_band_vec4_splitk, and the appended
+gemv_splitk_vec4 with M = 1), the last four through
 matmul-gemv-common.wgsl.jinja.
 
 What they cover: several workgroups with a partly live last one (N not a multiple of 128),
@@ -20,7 +21,7 @@ CASES = [
     # ---- vector_matrix_vec4 ------------------------------------------------------------------
     mm_case("gv_vm_f16_rank1_a", "float16", [1500], [1500, 520], variant="vector_matrix_vec4",
             description="rank-1 a; 5 workgroups (last: 2 live lanes), 32 slices, guarded chunk"),
-    mm_case("gv_vm_f32_1x2999", "float32", [1, 2999], [2999, 388], variant="vector_matrix_vec4",
+    mm_case("gv_vm_f32_1x1999", "float32", [1, 1999], [1999, 388], variant="vector_matrix_vec4",
             description="[1, K] a, odd K, 4 workgroups, 32 slices"),
     mm_case("gv_vm_f16_folded3", "float16", [1, 1, 1001], [1001, 1028], variant="vector_matrix_vec4",
             description="folded [1, 1, K] a, 9 workgroups: 32 slices"),
@@ -28,6 +29,13 @@ CASES = [
             description="folded [1, 1, 1, K] a, 33 workgroups: 16 slices"),
     mm_case("gv_vm_f16_wide", "float16", [1, 203], [203, 8200], variant="vector_matrix_vec4",
             description="65 workgroups: 8 slices, unroll 16, one partial chunk"),
+    # ---- gemv_splitk_vec4 (K >= GEMV_SPLITK_MIN_K = 2048) -------------------------------------
+    mm_case("gv_splitk_f16_rank1_a", "float16", [2500], [2500, 520], variant="gemv_splitk_vec4",
+            description="rank-1 a; 5 column groups x 8 splits of 313 rows (the last 309), last group 2 live lanes"),
+    mm_case("gv_splitk_f32_1x4099", "float32", [1, 4099], [4099, 132], variant="gemv_splitk_vec4",
+            description="[1, K] a; 2 column groups x 16 splits of 257 rows (the last 244)"),
+    mm_case("gv_splitk_f16_folded3", "float16", [1, 1, 2048], [2048, 4100], variant="gemv_splitk_vec4",
+            description="folded [1, 1, K] a; 33 column groups x 8 splits of 256 rows"),
     # ---- N % 4 != 0 tails ----------------------------------------------------------------
     mm_case("gv_tail4_f32", "float32", [1, 999], [999, 1001], variant="rank2_m1_vector_matrix_tail4",
             description="4 workgroups of 64 x 4 columns, last partial; K % 8 != 0"),
