@@ -161,6 +161,9 @@ struct RuntimeOptions {
   std::string tuningFile;       // per-device tuning table (wgk tune); empty: WGK_TUNING or none
   bool offline = false;         // never touch the network (also WGK_OFFLINE=1)
   bool trustRemoteCode = false; // allow organisations other than webgpu-kernels
+  // The endpoint whose webgpu-kernels packages load without trustRemoteCode; empty:
+  // WGK_TRUSTED_ENDPOINT, else the public one. Packages from any other endpoint need trustRemoteCode.
+  std::string trustedEndpoint;
   // A package folder with a metadata.json is checked against its digests on every load; false
   // (or WGK_NO_VERIFY=1, or the CLI's --no-verify) skips that while an author edits the folder.
   bool verifyDigests = true;

@@ -1,6 +1,6 @@
 // The hub options every package-loading command accepts (download, lock, run, test, bench, plan,
 // info, ...): --version/--revision, --endpoint, --cache-dir, --offline, --trust-remote-code,
-// --no-verify, --gpu-timeout-ms, --refs-ttl, --lock. The flags write straight into a
+// --trusted-endpoint, --no-verify, --gpu-timeout-ms, --refs-ttl, --lock. The flags write straight into a
 // RuntimeOptions; the environment fills what they leave unset in one place,
 // runtime::withEnvironment (runtime/options.h), for a runtime and for hub-only commands alike.
 #pragma once

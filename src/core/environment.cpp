@@ -40,6 +40,7 @@ Environment readEnvironment() {
   e.packages = var("WGK_PACKAGES");
   e.cache = var("WGK_CACHE");
   e.endpoint = var("WGK_ENDPOINT");
+  e.trustedEndpoint = var("WGK_TRUSTED_ENDPOINT");
   e.token = var("WGK_TOKEN");
   e.tuning = var("WGK_TUNING");
   e.offline = envFlagIsOn(var("WGK_OFFLINE"));

@@ -18,6 +18,7 @@ struct Environment {
   std::string packages;       // WGK_PACKAGES: the embedded packages root
   std::string cache;          // WGK_CACHE: the hub cache
   std::string endpoint;       // WGK_ENDPOINT: the hub endpoint
+  std::string trustedEndpoint;  // WGK_TRUSTED_ENDPOINT: whose webgpu-kernels packages are trusted
   std::string token;          // WGK_TOKEN: sent only to the endpoint's origin
   std::string tuning;         // WGK_TUNING: a tuning table
   bool offline = false;       // WGK_OFFLINE

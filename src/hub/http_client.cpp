@@ -32,7 +32,21 @@ struct Transfer {
   std::string label;
   std::chrono::steady_clock::time_point lastPrint{};
   bool printed = false;
+  // The response now arriving (one per redirect hop): its Content-Length, and why it was refused.
+  std::string contentLength;
+  std::string refused;  // non-empty: a malformed header; the transfer was aborted
+  // Stall detection: the body's size when it last grew, and when.
+  long stallSec = 0;
+  curl_off_t lastNow = 0;
+  std::chrono::steady_clock::time_point lastGrowth{};
+  bool stalled = false;
+  curl_off_t declared = 0;
+  bool connected = false;  // some attempt reached the server
 };
+
+bool isControl(unsigned char c) {
+  return (c < 0x20 && c != '\t') || c == 0x7f;
+}
 
 size_t onBody(char* data, size_t size, size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
@@ -45,9 +59,14 @@ size_t onBody(char* data, size_t size, size_t n, void* user) {
   return len;
 }
 
+// Returning anything but size * n aborts the transfer (CURLE_WRITE_ERROR); t->refused says why.
 size_t onHeader(char* data, size_t size, size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
   std::string line(data, size * n);
+  if (line.rfind("HTTP/", 0) == 0) {  // a status line: a new response (a redirect hop, a 100)
+    t->contentLength.clear();
+    return size * n;
+  }
   auto colon = line.find(':');
   if (colon != std::string::npos) {
     std::string name = line.substr(0, colon);
@@ -55,6 +74,26 @@ size_t onHeader(char* data, size_t size, size_t n, void* user) {
     std::string value = line.substr(colon + 1);
     auto b = value.find_first_not_of(" \t"), e = value.find_last_not_of(" \t\r\n");
     value = b == std::string::npos ? "" : value.substr(b, e - b + 1);
+    if (std::any_of(value.begin(), value.end(),
+                    [](char c) { return isControl(static_cast<unsigned char>(c)); })) {
+      t->refused = "the response header " + name + " holds a control character";
+      return 0;
+    }
+    if (name == "content-length") {
+      // Two lengths (RFC 9110 8.6: a recipient must reject differing values) or a malformed one
+      // would have the body end where the server likes: refuse the response.
+      if (value.empty() || value.size() > 18 ||
+          !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        t->refused = "the response has a malformed Content-Length \"" + value + "\"";
+        return 0;
+      }
+      if (!t->contentLength.empty() && t->contentLength != value) {
+        t->refused = "the response has conflicting Content-Length headers (" + t->contentLength + " and " +
+                     value + ")";
+        return 0;
+      }
+      t->contentLength = value;
+    }
     t->headers.emplace(name, value);  // keeps the first
   }
   return size * n;
@@ -62,10 +101,20 @@ size_t onHeader(char* data, size_t size, size_t n, void* user) {
 
 int onProgress(void* user, curl_off_t total, curl_off_t now, curl_off_t, curl_off_t) {
   auto* t = static_cast<Transfer*>(user);
+  auto clock = std::chrono::steady_clock::now();
+  // A body that has begun but not grown for stallSec: curl calls this about once a second while
+  // idle, so the check runs even when no byte comes.
+  if (now != t->lastNow || t->lastGrowth == std::chrono::steady_clock::time_point{}) {
+    t->lastNow = now;
+    t->lastGrowth = clock;
+  } else if (now > 0 && t->stallSec > 0 && clock - t->lastGrowth >= std::chrono::seconds(t->stallSec)) {
+    t->stalled = true;
+    t->declared = total;
+    return 1;  // aborts the transfer (CURLE_ABORTED_BY_CALLBACK)
+  }
   if (!t->progress) return 0;
   static const bool tty = ::isatty(2);
   if (!tty && total < (1 << 20) && now < (1 << 20)) return 0;
-  auto clock = std::chrono::steady_clock::now();
   if (t->printed && clock - t->lastPrint < std::chrono::milliseconds(250)) return 0;
   t->lastPrint = clock;
   t->printed = true;
@@ -110,7 +159,35 @@ bool retriableCurl(CURLcode rc) {
   }
 }
 
+// Transport failures that mean the endpoint did not answer at all (not a refusal of one file).
+bool unreachableCurl(CURLcode rc) {
+  switch (rc) {
+    case CURLE_COULDNT_RESOLVE_HOST:
+    case CURLE_COULDNT_RESOLVE_PROXY:
+    case CURLE_COULDNT_CONNECT:
+    case CURLE_OPERATION_TIMEDOUT:
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_GOT_NOTHING:
+    case CURLE_RECV_ERROR:
+    case CURLE_SEND_ERROR:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
+
+void checkHeaderValue(const std::string& value, const std::string& what) {
+  for (size_t i = 0; i < value.size(); ++i)
+    if (isControl(static_cast<unsigned char>(value[i]))) {
+      char code[8];
+      std::snprintf(code, sizeof code, "0x%02x", unsigned(static_cast<unsigned char>(value[i])));
+      throw Error(ErrorCode::InvalidArgument,
+                  what + " holds a control character (" + code + " at offset " + std::to_string(i) +
+                      "); a header value must not contain CR, LF or other control characters");
+    }
+}
 
 std::string urlOrigin(const std::string& url) {
   globalInit();
@@ -144,14 +221,16 @@ Deadline deadlineFor(const HttpSettings& s) {
   return d;
 }
 
-[[noreturn]] void deadlinePassed(const std::string& url, const HttpSettings& s, const Deadline& d) {
-  throw Error(ErrorCode::Network,
-              "GET " + url + " ran past the " +
-                  (d.isDownloads ? std::to_string(s.downloadDeadlineSec) +
-                                       " s deadline of the whole download (WGK_HUB_DOWNLOAD_TIMEOUT_S)"
-                                 : std::to_string(s.fileDeadlineSec) +
-                                       " s deadline per file (WGK_HUB_FILE_TIMEOUT_S)") +
-                  ": the server is too slow or stalled");
+[[noreturn]] void deadlinePassed(const std::string& url, const HttpSettings& s, const Deadline& d,
+                                 bool connected) {
+  throw EndpointDown(ErrorCode::Network,
+                     "GET " + url + " ran past the " +
+                         (d.isDownloads ? std::to_string(s.downloadDeadlineSec) +
+                                              " s deadline of the whole download (WGK_HUB_DOWNLOAD_TIMEOUT_S)"
+                                        : std::to_string(s.fileDeadlineSec) +
+                                              " s deadline per file (WGK_HUB_FILE_TIMEOUT_S)") +
+                         ": the server is too slow or stalled",
+                     connected);
 }
 }  // namespace
 
@@ -165,6 +244,8 @@ static CURLcode attempt(const std::string& url, const HttpSettings& s, const Dea
     CURL* c = h.get();
     tr.body.clear();
     tr.capExceeded = false;
+    tr.lastNow = 0;
+    tr.lastGrowth = {};
     curl_easy_setopt(c, CURLOPT_URL, current.c_str());
     curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
     curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
@@ -188,16 +269,21 @@ static CURLcode attempt(const std::string& url, const HttpSettings& s, const Dea
     std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> hdrs(nullptr, curl_slist_free_all);
     // The token goes only to the endpoint's own origin: never to a host a redirect points at.
     if (!s.token.empty() && !s.tokenOrigin.empty() && urlOrigin(current) == s.tokenOrigin) {
+      checkHeaderValue(s.token, "the bearer token");  // also when HttpSettings were filled by hand
       std::string auth = "Authorization: Bearer " + s.token;
       hdrs.reset(curl_slist_append(nullptr, auth.c_str()));
       curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdrs.get());
     }
     CURLcode rc = curl_easy_perform(c);
+    curl_off_t connectUs = 0;
+    if (curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connectUs) == CURLE_OK && connectUs > 0)
+      tr.connected = true;
     if (tr.printed) {
       std::fprintf(stderr, "\n");
       tr.printed = false;
     }
     if (rc != CURLE_OK) {
+      if (!tr.refused.empty() || tr.stalled) return rc;  // httpGet reports these itself
       why = tr.capExceeded || rc == CURLE_FILESIZE_EXCEEDED
                 ? "larger than the size cap of " + std::to_string(s.maxFileBytes) + " bytes"
                 : curl_easy_strerror(rc);
@@ -230,20 +316,36 @@ HttpResponse httpGet(const std::string& url, const HttpSettings& s, const std::s
   long delay = s.backoffMs;
   std::string lastWhy;
   const Deadline deadline = deadlineFor(s);
+  bool connected = false;  // any attempt reached the server
   for (int n = 1; n <= std::max(1, s.maxAttempts); ++n) {
-    if (deadline.remainingMs() <= 0) deadlinePassed(url, s, deadline);
+    if (deadline.remainingMs() <= 0) deadlinePassed(url, s, deadline, connected);
     HttpResponse resp;
     Transfer tr;
     tr.cap = s.maxFileBytes;
     tr.progress = s.progress;
     tr.label = label;
+    tr.stallSec = s.stallSec;
     std::string why;
     CURLcode rc = attempt(url, s, deadline, resp, tr, why);
+    connected = connected || tr.connected || rc == CURLE_OK;
+    // A malformed response or a body that stopped short: the same server would do it again.
+    if (!tr.refused.empty()) throw Error(ErrorCode::Network, "GET " + url + ": " + tr.refused);
+    if (tr.stalled)
+      throw Error(
+          ErrorCode::Network,
+          "GET " + url + ": the body stopped at " + std::to_string(tr.lastNow) + " bytes" +
+              (tr.declared > 0 ? " of the " + std::to_string(tr.declared) + " its Content-Length declares"
+                               : "") +
+              " and nothing came for " + std::to_string(s.stallSec) +
+              " s (a wrong Content-Length or a stalled server)");
     bool retry = false;
-    if (rc == CURLE_OPERATION_TIMEDOUT && deadline.remainingMs() <= 0) deadlinePassed(url, s, deadline);
+    bool down = false;
+    if (rc == CURLE_OPERATION_TIMEDOUT && deadline.remainingMs() <= 0)
+      deadlinePassed(url, s, deadline, connected);
     if (rc != CURLE_OK) {
       lastWhy = why;
       retry = retriableCurl(rc);
+      down = unreachableCurl(rc);
     } else if (resp.status >= 200 && resp.status < 300) {
       resp.body = std::move(tr.body);
       resp.headers = std::move(tr.headers);
@@ -253,12 +355,16 @@ HttpResponse httpGet(const std::string& url, const HttpSettings& s, const std::s
     } else {
       lastWhy = why.empty() ? "HTTP " + std::to_string(resp.status) : why;
       retry = retriableStatus(resp.status);
+      down = retry;
     }
     if (!retry || n == s.maxAttempts) {
-      throw Error(ErrorCode::Network, "GET " + url + " failed: " + lastWhy +
-                                          (n > 1 ? " (after " + std::to_string(n) + " attempts)" : ""));
+      std::string text =
+          "GET " + url + " failed: " + lastWhy + (n > 1 ? " (after " + std::to_string(n) + " attempts)" : "");
+      if (down) throw EndpointDown(ErrorCode::Network, text, connected);
+      throw Error(ErrorCode::Network, text);
     }
-    if (delay >= deadline.remainingMs()) deadlinePassed(url, s, deadline);  // no time for another attempt
+    if (delay >= deadline.remainingMs())
+      deadlinePassed(url, s, deadline, connected);  // no time for another attempt
     std::this_thread::sleep_for(std::chrono::milliseconds(delay));
     delay *= 2;
   }

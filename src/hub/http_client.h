@@ -9,6 +9,8 @@
 #include <map>
 #include <string>
 
+#include "wgk/error.h"
+
 namespace wgk::hub {
 
 struct HttpSettings {
@@ -21,6 +23,10 @@ struct HttpSettings {
   long downloadDeadlineSec = 900;  // one package (downloadPackage; WGK_HUB_DOWNLOAD_TIMEOUT_S)
   // Set by the downloader: the end of the whole download; {} means none.
   std::chrono::steady_clock::time_point downloadDeadline{};
+  // A body that has begun and then receives nothing for this long fails at once, not retried: a
+  // server that declared a Content-Length longer than what it sends would otherwise hold the
+  // connection until the low-speed limit, once per attempt.
+  long stallSec = 10;
   int maxAttempts = 3;                  // 1 = no retry
   long backoffMs = 500;                 // first retry delay; doubled each time
   uint64_t maxFileBytes = 64ull << 20;  // a larger body is refused
@@ -37,13 +43,35 @@ struct HttpResponse {
   std::string finalUrl;
 };
 
+// The endpoint could not be reached or could not answer: no connection, no such host, a timeout
+// or deadline, or a 5xx/408/429 after the retries. An Error(Network) of its own type, so the resolver
+// can tell an endpoint that is down (said once per process) from one that refused one file.
+class EndpointDown : public Error {
+ public:
+  EndpointDown(ErrorCode code, std::string message, bool connected)
+      : Error(code, std::move(message)), connected_(connected) {}
+  // false: no connection was ever made (no such host, connection refused or timed out): the
+  // endpoint was not reached at all, so it cannot have said anything about any package.
+  bool connected() const { return connected_; }
+
+ private:
+  bool connected_;
+};
+
+// Refuses a header value holding a control character (CR, LF, NUL, ...; HTAB is allowed):
+// Error(InvalidArgument) naming `what` and the offset, never the value (it may be a secret).
+void checkHeaderValue(const std::string& value, const std::string& what);
+
 // The origin "scheme://host:port" of an absolute http(s) URL (default ports filled in);
 // Error(InvalidArgument) for anything else.
 std::string urlOrigin(const std::string& url);
 
 // GETs `url` (label names the file in messages and progress). Returns only 2xx responses; 404 is
-// Error(NotFound), other failures Error(Network) with the status or curl's reason; running past
-// fileDeadlineSec or downloadDeadline is Error(Network) saying which deadline.
+// Error(NotFound), other failures Error(Network) with the status or curl's reason (EndpointDown
+// when the endpoint could not answer at all); running past fileDeadlineSec or downloadDeadline is
+// EndpointDown saying which deadline. A response with two different Content-Length headers, a
+// malformed one, or a header value holding a control character is refused (not retried), and so
+// is a body that stops short of its Content-Length for stallSec.
 HttpResponse httpGet(const std::string& url, const HttpSettings& settings, const std::string& label);
 
 }  // namespace wgk::hub

@@ -1,11 +1,9 @@
 #include "hub/hub_config.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <mutex>
-#include <set>
 
 #include "core/environment.h"
+#include "core/log.h"
 #include "hub/cache.h"
 #include "hub/fs_util.h"
 
@@ -15,13 +13,15 @@ namespace wgk::hub {
 
 namespace {
 
-// Each distinct announcement once per process: a program loading one package many times should
-// not repeat the same line.
-void stderrNotice(const std::string& line) {
-  static std::mutex mutex;
-  static std::set<std::string> seen;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (seen.insert(line).second) std::fprintf(stderr, "wgk: note: %s\n", line.c_str());
+// Announcements are warnings of wgk's log, so WGK_LOG=error and `wgk --quiet` hide them; the
+// resolver already limits them to one per endpoint per process.
+void logNotice(const std::string& line) {
+  log::warn("hub", line);
+}
+
+std::string withoutTrailingSlash(std::string url) {
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url;
 }
 
 }  // namespace
@@ -30,11 +30,17 @@ HubOptions effectiveOptions(const HubOptions& options) {
   HubOptions o = options;
   const Environment env = readEnvironment();
   if (o.endpoint.empty()) o.endpoint = env.endpoint.empty() ? kDefaultEndpoint : env.endpoint;
-  while (!o.endpoint.empty() && o.endpoint.back() == '/') o.endpoint.pop_back();
+  o.endpoint = withoutTrailingSlash(o.endpoint);
+  if (o.trustedEndpoint.empty())
+    o.trustedEndpoint = env.trustedEndpoint.empty() ? kDefaultEndpoint : env.trustedEndpoint;
+  o.trustedEndpoint = withoutTrailingSlash(o.trustedEndpoint);
+  withContext("in the trusted endpoint (--trusted-endpoint / WGK_TRUSTED_ENDPOINT)",
+              [&] { urlOrigin(o.trustedEndpoint); });
   if (o.cacheDir.empty()) o.cacheDir = Cache::defaultRoot().string();
   if (env.offline) o.offline = true;
   if (env.noVerify) o.verifyFolders = false;
   if (!o.token) o.token = env.token;
+  checkHeaderValue(*o.token, options.token ? "the token (HubOptions::token)" : "WGK_TOKEN");
   o.http.token = *o.token;
   if (auto s = env.hubFileTimeoutSec()) o.http.fileDeadlineSec = *s;
   if (auto s = env.hubDownloadTimeoutSec()) o.http.downloadDeadlineSec = *s;
@@ -44,8 +50,12 @@ HubOptions effectiveOptions(const HubOptions& options) {
   if (*o.refsTtlSec < 0)
     throw Error(ErrorCode::InvalidArgument,
                 "the refs TTL must be 0 or more seconds, not " + std::to_string(*o.refsTtlSec));
-  if (!o.notice) o.notice = stderrNotice;
+  if (!o.notice) o.notice = logNotice;
   return o;
+}
+
+bool isTrustedEndpoint(const HubOptions& options, const std::string& endpoint) {
+  return withoutTrailingSlash(endpoint) == options.trustedEndpoint;
 }
 
 }  // namespace wgk::hub

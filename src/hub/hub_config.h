@@ -2,7 +2,8 @@
 //   endpoint  <- WGK_ENDPOINT, else https://huggingface.co/kernels
 //   cacheDir  <- WGK_CACHE, else $XDG_CACHE_HOME/wgk, else ~/.cache/wgk
 //   offline   <- true if set, or WGK_OFFLINE is 1/true/yes
-//   token     <- WGK_TOKEN (sent only to the endpoint's origin)
+//   trustedEndpoint <- WGK_TRUSTED_ENDPOINT, else kDefaultEndpoint
+//   token     <- WGK_TOKEN (sent only to the endpoint's origin; no control characters)
 //   refsTtlSec <- WGK_REFS_TTL, else 300: how long a branch's answered commit is trusted
 #pragma once
 
@@ -24,6 +25,10 @@ struct HubOptions {
   std::string lockFile;      // resolve only as this lock file says; empty: none
   bool offline = false;
   bool trustRemoteCode = false;
+  // The one endpoint whose webgpu-kernels packages are trusted without trustRemoteCode (docs/hub.md
+  // "Trust"): a download from any other endpoint, and a cached copy one left, need trustRemoteCode.
+  // Empty: WGK_TRUSTED_ENDPOINT, else kDefaultEndpoint.
+  std::string trustedEndpoint;
   bool withTests = false;            // also fetch test.json and bench.json
   bool verifyFolders = true;         // package folders named by path: check metadata.json's digests
   std::optional<std::string> token;  // unset: WGK_TOKEN
@@ -36,12 +41,18 @@ struct HubOptions {
   // when it cannot be reached or has no such branch, and the branch is asked on every call.
   bool requireEndpoint = false;
   // Where fallback announcements go (a cached or embedded copy used because the endpoint could not
-  // answer). Unset: stderr, each distinct line once per process.
+  // answer); the resolver makes one per endpoint per process. Unset: wgk's log at warn level
+  // (hidden by WGK_LOG=error or `wgk --quiet`).
   std::function<void(const std::string&)> notice;
 };
 
-// A copy with every unset field filled from the environment and defaults; the endpoint loses any
-// trailing '/', and http.token / http.tokenOrigin are set. Error(InvalidArgument) for a bad endpoint.
+// A copy with every unset field filled from the environment and defaults; the endpoints lose any
+// trailing '/', and http.token / http.tokenOrigin are set. Error(InvalidArgument) for a bad endpoint
+// or a token holding a control character (CR/LF would inject a header).
 HubOptions effectiveOptions(const HubOptions& options);
+
+// Whether packages downloaded from `endpoint` count as the trusted organisation's (options must be
+// effectiveOptions()): it is the trusted endpoint.
+bool isTrustedEndpoint(const HubOptions& options, const std::string& endpoint);
 
 }  // namespace wgk::hub

@@ -2,11 +2,15 @@
 
 #include <ctime>
 
+#include "core/foreign_errors.h"
+#include "core/log.h"
 #include "hub/cache.h"
 #include "hub/downloader.h"
+#include "hub/endpoint_state.h"
 #include "hub/fs_util.h"
+#include "hub/known_packages.h"
 #include "hub/lock_file.h"
-#include "core/foreign_errors.h"
+#include "hub/origin.h"
 #include "wgk/error.h"
 
 namespace wgk::hub {
@@ -32,6 +36,7 @@ struct Found {
   std::string revision;
   std::string via;
   PackageMetadata meta;
+  std::optional<std::string> endpoint;  // where a cached or downloaded copy came from (origin.json)
 };
 
 // A cached copy of `commit`, verified; fetches the test files it lacks when asked and allowed.
@@ -53,7 +58,7 @@ std::optional<Found> fromCache(Cache& cache, const RepoId& repo, const std::stri
     cache.install(repo, commit, staging.path());
     meta = verifyPackageFolder(folder, o.withTests);
   }
-  return Found{folder, commit, "cache", meta};
+  return Found{folder, commit, "cache", meta, readOrigin(folder)};
 }
 
 // The embedded package, when it can serve the request; verified.
@@ -67,22 +72,27 @@ std::optional<Found> fromEmbedded(const RepoId& repo, const PackageRequest& req,
   if (!serves) return std::nullopt;
   PackageMetadata meta = withContext("in embedded package " + folder.string(),
                                      [&] { return verifyPackageFolder(folder, o.withTests); });
-  return Found{folder, rev, "embedded", meta};
+  return Found{folder, rev, "embedded", meta, std::nullopt};
 }
 
 Found fromNetwork(Cache& cache, const RepoId& repo, const PackageRequest& req, const HubOptions& o,
                   const CommitAnswer* asked = nullptr) {
+  checkDownloadTrusted(repo, o);  // before any file of code is fetched
   TempDir staging(cache.stagingParent(), "dl-");
   StagedPackage staged =
       withContext("while downloading " + repo.str() + " (" + req.gitRev() + ") from " + o.endpoint,
                   [&] { return downloadPackage(repo, req, o, staging.path(), {}, asked); });
+  writeOrigin(staging.path(), o.endpoint);
   fs::path folder = cache.install(repo, staged.commit, staging.path());
   if (!req.pinned()) cache.writeRef(repo, req.gitRev(), staged.commit);
   PackageMetadata meta = verifyPackageFolder(folder, o.withTests);
-  return Found{folder, staged.commit, "network", meta};
+  // Another process may have installed this commit first, from its own endpoint: its record counts.
+  return Found{folder, staged.commit, "network", meta, readOrigin(folder)};
 }
 
 std::string missingOffline(const RepoId& repo, const PackageRequest& req, const HubOptions& o) {
+  if (!knownLocally(repo, o))
+    return unknownPackageMessage(repo, o, "offline mode (--offline / WGK_OFFLINE=1) forbids asking the Hub");
   return "package " + repo.str() + " (" + req.gitRev() + ") is not in the cache (" + o.cacheDir + ")" +
          (o.embeddedRoot.empty() ? std::string() : " nor embedded (" + o.embeddedRoot + ")") +
          ", and offline mode (--offline / WGK_OFFLINE=1) forbids downloading it";
@@ -98,6 +108,7 @@ ResolvedPackage finish(const RepoId& repo, const PackageRequest& req, PackageOri
   r.via = f.via;
   r.folder = f.folder;
   r.metadata = std::move(f.meta);
+  r.endpoint = f.endpoint.value_or("");
   r.notice = std::move(notice);
   return r;
 }
@@ -106,10 +117,35 @@ PackageRequest pinnedTo(const std::string& commit) {
   return PackageRequest::make(std::nullopt, commit);
 }
 
-// What serves a branch whose endpoint could not answer (`why`): the commit refs.json last recorded
-// for it, else the embedded copy; announced, never silent. nullopt when neither exists.
+const char* downWording(bool connected) {
+  return connected ? "could not answer" : "could not be reached";
+}
+
+// One announcement per endpoint per process (docs/hub.md "When the endpoint cannot be reached"):
+// the first fallback says why through options.notice; every load's own line (which copy it used) is
+// in ResolvedPackage::notice and wgk's log at info level (--verbose).
+// `down`: "could not be reached" / "could not answer" when the endpoint failed as a whole
+// (EndpointDown), null when it only lacked this package (404 and other 4xx).
+void announce(const HubOptions& o, const char* down, const std::string& why, const std::string& loadLine) {
+  if (!firstAnnouncementFor(o.endpoint)) {
+    log::info("hub", loadLine);
+    return;
+  }
+  if (down)
+    o.notice(
+        o.endpoint + " " + down + " (" + why + "); packages load from the cache or their embedded copies" +
+        (*o.refsTtlSec > 0 ? ", and it is not asked again for " + std::to_string(*o.refsTtlSec) + " s" : "") +
+        " (--offline or WGK_OFFLINE=1 skips asking; --verbose names each copy)");
+  else
+    o.notice(loadLine + " (later fallbacks from this endpoint are logged at info level: --verbose)");
+  if (down) log::info("hub", loadLine);
+}
+
+// What serves a branch whose endpoint could not answer (`why`; `down` as for announce): the commit
+// refs.json last recorded for it, else the embedded copy; announced, never silent. nullopt when
+// neither exists.
 std::optional<ResolvedPackage> fallback(Cache& cache, const RepoId& repo, const PackageRequest& req,
-                                        const HubOptions& o, const std::string& why) {
+                                        const HubOptions& o, const std::string& why, const char* down) {
   std::string head = o.endpoint + " could not say which commit " + req.gitRev() + " of " + repo.str() +
                      " names (" + why + "); ";
   std::optional<ResolvedPackage> r;
@@ -121,8 +157,18 @@ std::optional<ResolvedPackage> fallback(Cache& cache, const RepoId& repo, const 
     if (auto f = fromEmbedded(repo, req, o))
       r = finish(repo, req, PackageOrigin::Embedded, std::move(*f),
                  head + "using the embedded copy (embedded:" + f->revision + ")");
-  if (r) o.notice(r->notice);
+  if (r) announce(o, down, why, r->notice);
   return r;
+}
+
+// Nothing local serves `repo` and the endpoint could not be reached at all (`connected` false): an
+// id no source knows is an unknown package (exit 4, with the nearest known ids), not a network
+// failure. `wgk download` (requireEndpoint) asked for the network, so it hears the network error.
+[[noreturn]] void unreachableAndMissing(const RepoId& repo, const HubOptions& o, Error& e,
+                                        const std::string& why, bool connected) {
+  if (!connected && !o.requireEndpoint && !knownLocally(repo, o))
+    throw Error(ErrorCode::NotFound, unknownPackageMessage(repo, o, "the Hub could not be reached: " + why));
+  throw e;
 }
 
 // The first line of an error (its message without the context chain), for an announcement.
@@ -147,22 +193,38 @@ ResolvedPackage resolveBranch(Cache& cache, const RepoId& repo, const PackageReq
       if (auto f = fromEmbedded(repo, pinnedTo(*ref), o))
         return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
     }
-  // An endpoint that could not answer a moment ago is not asked again until the TTL passes.
+  // An endpoint that could not answer a moment ago is not asked again until the TTL passes: for
+  // this branch (refs-checked.json, across processes), and in this process for any package when it
+  // could not be reached at all.
   if (fresh && !check->reachable)
     if (auto r = fallback(cache, repo, req, o,
-                          check->detail + ", asked " + std::to_string(now - check->at) + " s ago"))
+                          check->detail + ", asked " + std::to_string(now - check->at) + " s ago", nullptr))
       return *r;
+  if (!o.requireEndpoint)
+    if (auto down = endpointDownRecently(o.endpoint, *o.refsTtlSec, now)) {
+      const std::string why = down->why + ", " + std::to_string(now - down->at) + " s ago";
+      if (auto r = fallback(cache, repo, req, o, why, downWording(down->connected))) return *r;
+      Error e(ErrorCode::Network, o.endpoint + " could not answer (" + why + ") and nothing local serves " +
+                                      branch + " of " + repo.str());
+      unreachableAndMissing(repo, o, e, why, down->connected);
+    }
   CommitAnswer answer;
   const HubOptions timed = withDownloadDeadline(o);  // the question and the download: one deadline
   try {
     answer = askCommit(repo, req, timed);
   } catch (Error& e) {
     if (e.code() != ErrorCode::NotFound && e.code() != ErrorCode::Network) throw;
+    const auto* downError = dynamic_cast<const EndpointDown*>(&e);
+    const bool down = downError != nullptr, connected = down && downError->connected();
+    if (down) markEndpointDown(o.endpoint, now, firstLine(e), connected);
+    e.with("while asking " + o.endpoint + " which commit " + branch + " of " + repo.str() + " names");
     if (!o.requireEndpoint) {
       cache.writeRefCheck(repo, branch, {now, false, firstLine(e)});
-      if (auto r = fallback(cache, repo, req, o, firstLine(e))) return *r;
+      if (auto r = fallback(cache, repo, req, o, firstLine(e), down ? downWording(connected) : nullptr))
+        return *r;
     }
-    throw e.with("while asking " + o.endpoint + " which commit " + branch + " of " + repo.str() + " names");
+    if (down) unreachableAndMissing(repo, o, e, firstLine(e), connected);
+    throw;
   }
   cache.writeRefCheck(repo, branch, {now, true, ""});
   if (auto f = fromCache(cache, repo, answer.commit, o)) {
@@ -174,6 +236,35 @@ ResolvedPackage resolveBranch(Cache& cache, const RepoId& repo, const PackageReq
     return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
   }
   return finish(repo, req, PackageOrigin::Network, fromNetwork(cache, repo, req, timed, &answer));
+}
+
+// A pinned revision nothing local holds: a download, unless this process already found the
+// endpoint unreachable (then at once, without waiting on it again).
+Found pinnedFromNetwork(Cache& cache, const RepoId& repo, const PackageRequest& req, const HubOptions& o) {
+  const int64_t now = std::time(nullptr);
+  if (!o.requireEndpoint)
+    if (auto down = endpointDownRecently(o.endpoint, *o.refsTtlSec, now)) {
+      const std::string why = down->why + ", " + std::to_string(now - down->at) + " s ago";
+      Error e(ErrorCode::Network, o.endpoint + " could not answer (" + why + ") and revision " +
+                                      *req.revision + " of " + repo.str() + " is not cached");
+      unreachableAndMissing(repo, o, e, why, down->connected);
+    }
+  try {
+    return fromNetwork(cache, repo, req, o);
+  } catch (Error& e) {
+    const auto* down = dynamic_cast<const EndpointDown*>(&e);
+    if (!down) throw;
+    markEndpointDown(o.endpoint, now, firstLine(e), down->connected());
+    unreachableAndMissing(repo, o, e, firstLine(e), down->connected());
+  }
+}
+
+// The trusted organisation's code runs as the trusted endpoint published it (docs/hub.md "Trust"):
+// a copy another endpoint left in the cache needs trustRemoteCode, offline too.
+ResolvedPackage checkedOrigin(ResolvedPackage r, const HubOptions& o) {
+  if (r.via != "embedded")
+    checkCachedTrusted(r.repo, r.revision, r.endpoint.empty() ? std::nullopt : std::optional(r.endpoint), o);
+  return r;
 }
 
 ResolvedPackage resolveWithLock(const RepoId& repo, const PackageRequest& req, const LockEntry& entry,
@@ -191,12 +282,38 @@ ResolvedPackage resolveWithLock(const RepoId& repo, const PackageRequest& req, c
   if (!f) f = fromEmbedded(repo, pinned, o);
   if (!f) {
     if (o.offline) throw Error(ErrorCode::NotFound, missingOffline(repo, pinned, o));
-    f = fromNetwork(cache, repo, pinned, o);
+    f = pinnedFromNetwork(cache, repo, pinned, o);
   }
   checkAgainstLock(entry, f->folder);
   return finish(repo, req, PackageOrigin::Lock, std::move(*f));
 }
 
+ResolvedPackage resolveUnchecked(const RepoId& repo, const PackageRequest& req, const HubOptions& o) {
+  if (!o.lockFile.empty()) {
+    LockFile lock = LockFile::load(o.lockFile);
+    const LockEntry* entry = lock.find(repo);
+    if (!entry)
+      throw Error(ErrorCode::NotFound,
+                  repo.str() + " is not in the lock file " + o.lockFile + "; add it with `wgk lock`");
+    return resolveWithLock(repo, req, *entry, o);
+  }
+  Cache cache(o.cacheDir);
+  if (req.pinned()) {
+    // A pin names exact bytes: once they are here, the network has nothing to add.
+    if (auto f = fromCache(cache, repo, *req.revision, o))
+      return finish(repo, req, PackageOrigin::Cache, std::move(*f));
+    if (auto f = fromEmbedded(repo, req, o)) return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
+    if (o.offline) throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
+    return finish(repo, req, PackageOrigin::Network, pinnedFromNetwork(cache, repo, req, o));
+  }
+  if (!o.offline) return resolveBranch(cache, repo, req, o);
+  // Offline: the commit the branch last named, else the embedded copy.
+  if (auto ref = cache.readRef(repo, req.gitRev()))
+    if (auto f = fromCache(cache, repo, *ref, o))
+      return finish(repo, req, PackageOrigin::Cache, std::move(*f));
+  if (auto f = fromEmbedded(repo, req, o)) return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
+  throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
+}
 }  // namespace
 
 ResolvedPackage resolvePackage(const std::string& repoText, const PackageRequest& req,
@@ -206,31 +323,7 @@ ResolvedPackage resolvePackage(const std::string& repoText, const PackageRequest
     return asWgkErrors([&] {
       checkTrusted(repo, options.trustRemoteCode);
       HubOptions o = effectiveOptions(options);
-      if (!o.lockFile.empty()) {
-        LockFile lock = LockFile::load(o.lockFile);
-        const LockEntry* entry = lock.find(repo);
-        if (!entry)
-          throw Error(ErrorCode::NotFound,
-                      repo.str() + " is not in the lock file " + o.lockFile + "; add it with `wgk lock`");
-        return resolveWithLock(repo, req, *entry, o);
-      }
-      Cache cache(o.cacheDir);
-      if (req.pinned()) {
-        // A pin names exact bytes: once they are here, the network has nothing to add.
-        if (auto f = fromCache(cache, repo, *req.revision, o))
-          return finish(repo, req, PackageOrigin::Cache, std::move(*f));
-        if (auto f = fromEmbedded(repo, req, o))
-          return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
-        if (o.offline) throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
-        return finish(repo, req, PackageOrigin::Network, fromNetwork(cache, repo, req, o));
-      }
-      if (!o.offline) return resolveBranch(cache, repo, req, o);
-      // Offline: the commit the branch last named, else the embedded copy.
-      if (auto ref = cache.readRef(repo, req.gitRev()))
-        if (auto f = fromCache(cache, repo, *ref, o))
-          return finish(repo, req, PackageOrigin::Cache, std::move(*f));
-      if (auto f = fromEmbedded(repo, req, o)) return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
-      throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
+      return checkedOrigin(resolveUnchecked(repo, req, o), o);
     });
   });
 }

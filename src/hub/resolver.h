@@ -5,9 +5,14 @@
 //      ask it (one GET of metadata.json, X-Repo-Commit), then that commit from the cache, the
 //      embedded copy (when its content revision is that commit) or a download. When the endpoint
 //      cannot answer (unreachable, 5xx, 404): the commit refs.json last named, else the embedded
-//      copy, announced through options.notice; else the error;
+//      copy, announced through options.notice once per endpoint per process; else the error (an
+//      id neither embedded nor cached, with the endpoint unreachable: Error(NotFound) "unknown
+//      package ..." naming the nearest known ids). An unreachable endpoint is not asked again by
+//      this process for refsTtlSec, for any package;
 //   4. a branch, offline: refs.json's commit in the cache, else the embedded copy (version 1).
-// Every folder returned has been checked against its metadata.json digests on this call.
+// Every folder returned has been checked against its metadata.json digests on this call, and one
+// of the trusted organisation that is not embedded must have come from options.trustedEndpoint
+// unless trustRemoteCode (Error(Trust) otherwise, offline too).
 #pragma once
 
 #include <filesystem>
@@ -29,6 +34,7 @@ struct ResolvedPackage {
   PackageOrigin source = PackageOrigin::Cache;  // Lock: the lock entry chose the revision
   std::string via;               // where the bytes were found: "cache", "embedded" or "network"
   std::filesystem::path folder;  // holds build/webgpu/
+  std::string endpoint;          // where a cached or downloaded copy came from; empty: embedded or unrecorded
   PackageMetadata metadata;
   std::string notice;  // non-empty: a fallback was used because the endpoint could not answer (why)
   // "embedded:<revision>" for embedded packages, else the revision (what `wgk info` shows).
@@ -40,6 +46,9 @@ struct ResolvedPackage {
 // or lock drift).
 ResolvedPackage resolvePackage(const std::string& repo, const PackageRequest& request,
                                const HubOptions& options);
+
+// Forgets what this process learnt about unreachable endpoints and which it announced (tests).
+void forgetEndpointStates();
 
 // Resolves every entry of a lock file (what `wgk download --lock` does).
 std::vector<ResolvedPackage> resolveLocked(const HubOptions& options);

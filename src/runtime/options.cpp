@@ -8,6 +8,7 @@ RuntimeOptions withEnvironment(RuntimeOptions o, const Environment& env) {
   o.packagesDir = embeddedPackagesRoot(o.packagesDir.empty() ? env.packages : o.packagesDir);
   if (o.cacheDir.empty()) o.cacheDir = env.cache;
   if (o.endpoint.empty()) o.endpoint = env.endpoint;
+  if (o.trustedEndpoint.empty()) o.trustedEndpoint = env.trustedEndpoint;
   if (o.tuningFile.empty()) o.tuningFile = env.tuning;
   if (env.offline) o.offline = true;
   if (env.noVerify) o.verifyDigests = false;

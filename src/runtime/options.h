@@ -17,6 +17,7 @@ inline constexpr uint64_t kDefaultGpuTimeoutMs = 60'000;
 //   packagesDir   <- WGK_PACKAGES, else the install prefix's share/wgk/packages, else the source tree's
 //   cacheDir      <- WGK_CACHE (else empty: the hub's $XDG_CACHE_HOME/wgk or ~/.cache/wgk)
 //   endpoint      <- WGK_ENDPOINT (else empty: the hub's default)
+//   trustedEndpoint <- WGK_TRUSTED_ENDPOINT (else empty: the hub's default endpoint)
 //   tuningFile    <- WGK_TUNING
 //   offline       <- true when WGK_OFFLINE is on
 //   verifyDigests <- false when WGK_NO_VERIFY is on

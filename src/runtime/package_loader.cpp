@@ -36,6 +36,7 @@ hub::HubOptions hubOptionsFor(const RuntimeOptions& options) {
   h.lockFile = options.lockFile;
   h.offline = options.offline;
   h.trustRemoteCode = options.trustRemoteCode;
+  h.trustedEndpoint = options.trustedEndpoint;
   h.verifyFolders = options.verifyDigests;
   if (options.refsTtlSec >= 0) h.refsTtlSec = options.refsTtlSec;
   return h;

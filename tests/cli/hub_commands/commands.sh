@@ -24,6 +24,7 @@ trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [[ -s $work/port ]] && break; sleep 0.05; done
 port=$(cat "$work/port")
 export WGK_CACHE=$work/cache WGK_PACKAGES=$work/no-embedded WGK_ENDPOINT=http://127.0.0.1:$port/ok
+export WGK_TRUSTED_ENDPOINT=$WGK_ENDPOINT  # the loopback Hub stands in for the trusted one
 unset WGK_OFFLINE WGK_REFS_TTL
 profile=$src/tests/data/profiles/lavapipe.json
 

@@ -20,6 +20,7 @@ for _ in $(seq 50); do
 done
 
 export WGK_CACHE=$work/cache WGK_PACKAGES=$work/no-embedded
+export WGK_TRUSTED_ENDPOINT=http://127.0.0.1:$port  # the loopback Hub stands in for the trusted one
 "$wgk" download "$pkg" --version 1 --endpoint "http://127.0.0.1:$port" | tee "$work/download.log"
 grep -q "\[network\]" "$work/download.log" || fail "the package did not come from the network"
 "$wgk" cache verify >"$work/verify.log" || fail "cache verify failed: $(cat "$work/verify.log")"

@@ -18,6 +18,9 @@ Modes:
   redirect  302 to the same path on http://localhost:<port>/ok/... (another host name)
   trickle   like ok, but the body goes out one byte every 0.2 s: faster than curl's low-speed
             limit, so only an overall deadline stops it
+  twolengths  like ok, with a second, different Content-Length header
+  overlong  declares a Content-Length 100 bytes longer than the body, sends the body, then holds
+            the connection open for 60 s
 """
 import http.server
 import json
@@ -86,7 +89,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
         with open(file, "rb") as f:
             body = f.read()
         self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Content-Length", str(len(body) + (100 if mode == "overlong" else 0)))
+        if mode == "twolengths":
+            self.send_header("Content-Length", str(len(body) + 5))
         if mode != "noheader":
             commit = rev if re.fullmatch(r"[0-9a-fA-F]{40}", rev) else None
             ref = os.path.join(ROOT, org, repo, "refs", rev)
@@ -108,6 +113,12 @@ class Handler(http.server.BaseHTTPRequestHandler):
                     time.sleep(0.2)
             except OSError:  # the client gave up: that is the point
                 pass
+            self.close_connection = True
+            return
+        if mode == "overlong":
+            self.wfile.write(body)
+            self.wfile.flush()
+            time.sleep(60)
             self.close_connection = True
             return
         if mode == "vanish" and path.endswith("manifest.json"):

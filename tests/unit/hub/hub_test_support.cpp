@@ -106,6 +106,8 @@ HubOptions testOptions(const std::string& endpoint, const fs::path& cache) {
   ::unsetenv("WGK_REFS_TTL");
   HubOptions o;
   o.endpoint = endpoint;
+  // The loopback server is the trusted endpoint of these tests (hub_trust_test.cpp tests trust).
+  o.trustedEndpoint = endpoint;
   o.cacheDir = cache.string();
   o.token = "";
   o.http.connectTimeoutMs = 2000;

@@ -53,8 +53,8 @@ class HubServer {
   fs::path logFile_;
 };
 
-// Options for tests: the given endpoint and cache, short timeouts, two attempts, no progress, no
-// embedded packages, no environment token.
+// Options for tests: the given endpoint (also the trusted one) and cache, short timeouts, two
+// attempts, no progress, no embedded packages, no environment token.
 HubOptions testOptions(const std::string& endpoint, const fs::path& cache);
 
 // Number of staging folders left in a cache (must be 0 after any failure).
