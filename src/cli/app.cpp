@@ -66,6 +66,10 @@ int run(int argc, char** argv) {
       "--verbose,-v",
       [](int64_t count) { log::setThreshold(count > 1 ? log::Level::Debug : log::Level::Info); },
       "log more: once info (Dawn's messages), twice debug (default: WGK_LOG, else warnings only)");
+  // --quiet: errors only, as WGK_LOG=error (hides the note that the Hub could not be reached).
+  app.add_flag_callback("--quiet,-q", [] { log::setThreshold(log::Level::Error); },
+                        "log errors only: no warnings or notes, as WGK_LOG=error")
+      ->excludes("--verbose");
   for (auto& add : commandRegistry()) add(app);
   int rc = 0;
   try {
