@@ -107,6 +107,16 @@ py::dict record(PyBatch& self, const py::args& positional, py::object attrs, py:
     invalidArgument("a batch call takes the wgk.Kernel to call first, b(kernel, X=...), got " +
                     (positional.size() ? describeValue(positional[0]) : std::string("no arguments")));
   PyKernel& k = positional[0].cast<PyKernel&>();
+  // Kernel.__call__'s options a batch has no use for would otherwise read as unknown attributes.
+  const package::Manifest& m = manifestOf(k);
+  if (kwargs.contains("placement") && !m.findAttribute("placement") && !m.findPort("placement"))
+    invalidArgument(
+        "a batch leaves outputs on the device: placement= is not taken (download the outputs after "
+        "submit)");
+  if (kwargs.contains("timestamps") && !m.findAttribute("timestamps") && !m.findPort("timestamps"))
+    invalidArgument(
+        "timestamps are not available in a batch (time a single call with Kernel.call(..., "
+        "timestamps=True), or the batch on the host)");
   Batch& batch = self.get();
   CallArgs a;
   prepareCall(k, positionalInputs(k, positional, 1), attrs, args, variant, outputs, kwargs, CallSite::Batch,

@@ -114,6 +114,10 @@ def test_batch_argument_errors(rt, gelu, data):
             b(gelu, X=data["x"].astype(np.float64))
         with pytest.raises(wgk.InvalidArgumentError, match="takes the wgk.Kernel to call first"):
             b(data["x"])
+        with pytest.raises(wgk.InvalidArgumentError, match="a batch leaves outputs on the device"):
+            b(gelu, X=data["x"], placement="host")
+        with pytest.raises(wgk.InvalidArgumentError, match="timestamps are not available in a batch"):
+            b(gelu, X=data["x"], timestamps=True)
         assert len(b) == 0
 
 
