@@ -7,6 +7,8 @@
 //   wgk::HostTensor y = wgk::reference::fastGelu(x, &bias);
 //   auto [out1, out2] = wgk::reference::gemmaRotaryEmbedding(emb, q, qRot, k, kRot);
 //   wgk::HostTensor c = wgk::reference::add(a, b);
+//   wgk::HostTensor c = wgk::reference::mul(a, b);
+//   wgk::HostTensor i = wgk::reference::argMax(x, /*axis=*/-1, /*keepdims=*/1, /*selectLastIndex=*/0);
 //   wgk::HostTensor y = wgk::reference::softmax(x, -1);
 //   wgk::HostTensor y = wgk::reference::matmul(a, b);
 #pragma once
@@ -54,6 +56,20 @@ std::pair<HostTensor, HostTensor> gemmaRotaryEmbedding(const HostTensor& emb, co
 // float16 the exact sum rounded once to binary16 (nearest even, so 65504 + 16 gives inf);
 // integers wrap to their logical width (127 + 1 = -128 in int8, 255 + 1 = 0 in uint8).
 HostTensor add(const HostTensor& a, const HostTensor& b);
+
+// ai.onnx.Mul (opset 14). A and B of one dtype T in float32, float16, int32, uint32, int8, uint8;
+// broadcasting as for add. C = A * B in T: float32 correctly rounded (IEEE: overflow to +-inf,
+// 0 * inf = NaN, NaN propagates, signed zeros); float16 the exact product rounded once to binary16
+// (nearest even, 256 * 256 gives inf); integers wrap to their logical width (16 * 8 = -128 in
+// int8, 16 * 16 = 0 in uint8, 65536 * 65536 = 0 in int32).
+HostTensor mul(const HostTensor& a, const HostTensor& b);
+
+// ai.onnx.ArgMax (opset 13). X in float32, float16, int32, uint32, int8, uint8, rank >= 1, axis in
+// [-rank, rank), keepdims and selectLastIndex 0 or 1, the reduced axis not empty. Output int64: the
+// index along axis of the largest element, the axis kept as 1 (keepdims) or dropped. Ties give the
+// first index, or the last with selectLastIndex. Order of numpy.argmax (ONNX's reference): NaN is
+// above every number, so the first (last) NaN wins; -0 and +0 tie.
+HostTensor argMax(const HostTensor& x, int64_t axis, int64_t keepdims, int64_t selectLastIndex);
 
 // ai.onnx.Softmax (opset 13). X float32 or float16, rank >= 1, axis in [-rank, rank). Along axis:
 // y = exp(x - max) / sum(exp(x - max)) in double, rounded once to X's dtype; -inf entries give 0,

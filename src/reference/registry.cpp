@@ -36,6 +36,21 @@ const std::map<std::string, OpEntry, std::less<>>& ops() {
         [](const Inputs& in, const Attrs&) {
           return Inputs{{"c", add(in.at("a"), in.at("b"))}};
         }}},
+      {"ai.onnx.Mul",
+       {{"a", "b"},
+        {},
+        {},
+        [](const Inputs& in, const Attrs&) {
+          return Inputs{{"c", mul(in.at("a"), in.at("b"))}};
+        }}},
+      {"ai.onnx.ArgMax",
+       {{"x"},
+        {},
+        {{"axis", 0}, {"keepdims", 1}, {"select_last_index", 0}},
+        [](const Inputs& in, const Attrs& a) {
+          return Inputs{{"y", argMax(in.at("x"), integralAttr(a, "axis"), integralAttr(a, "keepdims"),
+                                     integralAttr(a, "select_last_index"))}};
+        }}},
       {"ai.onnx.MatMul",
        {{"a", "b"},
         {},

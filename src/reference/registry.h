@@ -5,11 +5,12 @@
 //                                           {{"x", x}, {"scale", scale}}, {{"axis", -1}});
 //   wgk::HostTensor y = out.at("y");
 //
-// Ops and names: "ai.onnx.Add" a, b -> c; "ai.onnx.MatMul" a, b -> y; "ai.onnx.Softmax" x -> y (attr axis = -1); "com.microsoft.FastGelu"
-// X, bias? -> Y; "ai.onnx.RMSNormalization" x, scale -> y (attrs axis = -1, epsilon = 1e-05, stash_type = 1);
-// "com.microsoft.GemmaRotaryEmbedding" embT, qT, qRotT, kT, kRotT -> output1T, output2T. Unknown op:
-// Error(NotFound) listing the known ones. Unknown or missing inputs, unknown attributes, non-integral integer
-// attributes: Error(Contract).
+// Ops and names: "ai.onnx.Add" a, b -> c; "ai.onnx.Mul" a, b -> c; "ai.onnx.ArgMax" x -> y (attrs axis = 0,
+// keepdims = 1, select_last_index = 0); "ai.onnx.MatMul" a, b -> y; "ai.onnx.Softmax" x -> y (attr axis =
+// -1); "com.microsoft.FastGelu" X, bias? -> Y; "ai.onnx.RMSNormalization" x, scale -> y (attrs axis = -1,
+// epsilon = 1e-05, stash_type = 1); "com.microsoft.GemmaRotaryEmbedding" embT, qT, qRotT, kT, kRotT ->
+// output1T, output2T. Unknown op: Error(NotFound) listing the known ones. Unknown or missing inputs, unknown
+// attributes, non-integral integer attributes: Error(Contract).
 #pragma once
 
 #include <map>

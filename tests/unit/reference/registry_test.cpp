@@ -12,8 +12,9 @@ using testutil::f32;
 
 TEST(ReferenceRegistry, KnowsTheEmbeddedOps) {
   EXPECT_EQ(reference::referenceOpIds(),
-            (std::vector<std::string>{"ai.onnx.Add", "ai.onnx.MatMul", "ai.onnx.RMSNormalization", "ai.onnx.Softmax",
-                                      "com.microsoft.FastGelu", "com.microsoft.GemmaRotaryEmbedding"}));
+            (std::vector<std::string>{"ai.onnx.Add", "ai.onnx.ArgMax", "ai.onnx.MatMul", "ai.onnx.Mul",
+                                      "ai.onnx.RMSNormalization", "ai.onnx.Softmax", "com.microsoft.FastGelu",
+                                      "com.microsoft.GemmaRotaryEmbedding"}));
   EXPECT_TRUE(reference::hasReference("com.microsoft.FastGelu"));
   EXPECT_FALSE(reference::hasReference("FastGelu"));
   testutil::expectError([] { runReference("ai.onnx.Sub", {}, {}); }, ErrorCode::NotFound,
@@ -40,6 +41,13 @@ TEST(ReferenceRegistry, UsesTheManifestArgNamesAndDefaults) {
   EXPECT_EQ(g.at("Y").toDoubles(), reference::fastGelu(x, &bias).toDoubles());
   EXPECT_EQ(runReference("com.microsoft.FastGelu", {{"X", x}}, {}).at("Y").toDoubles(),
             reference::fastGelu(x, nullptr).toDoubles());
+
+  EXPECT_EQ(runReference("ai.onnx.Mul", {{"a", x}, {"b", bias}}, {}).at("c").toDoubles(),
+            reference::mul(x, bias).toDoubles());
+  // ArgMax defaults: axis 0, keepdims 1, select_last_index 0.
+  EXPECT_EQ(runReference("ai.onnx.ArgMax", {{"x", x}}, {}).at("y").shape(), (Shape{1, 4}));
+  EXPECT_EQ(runReference("ai.onnx.ArgMax", {{"x", x}}, {{"axis", -1}, {"keepdims", 0}}).at("y").toDoubles(),
+            reference::argMax(x, -1, 0, 0).toDoubles());
 
   const auto scale = f16({4}, {1, 2, 3, 4});
   // Defaults: axis -1, epsilon 1e-05, stash_type 1.
