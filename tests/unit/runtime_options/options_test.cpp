@@ -6,6 +6,7 @@
 
 #include "core/environment.h"
 #include "runtime/options.h"
+#include "runtime/package_loader.h"
 #include "support/expect_error.h"
 
 namespace wgk {
@@ -55,13 +56,15 @@ TEST(Environment, NumbersAreCheckedAndNameTheVariable) {
   EXPECT_EQ(e.refsTtlSec(), 0);
   expectError([&] { e.hubFileTimeoutSec(); }, ErrorCode::InvalidArgument, {"WGK_HUB_FILE_TIMEOUT_S='soon'"});
   ScopedEnv bad({{"WGK_GPU_TIMEOUT_MS", "-5"}});
-  expectError([] { readEnvironment().gpuTimeoutMs(); }, ErrorCode::InvalidArgument, {"WGK_GPU_TIMEOUT_MS='-5'"});
+  expectError([] { readEnvironment().gpuTimeoutMs(); }, ErrorCode::InvalidArgument,
+              {"WGK_GPU_TIMEOUT_MS='-5'"});
 }
 
 TEST(RuntimeOptions, TheEnvironmentFillsWhatTheCallerLeftUnset) {
   ScopedEnv env({{"WGK_PACKAGES", "/env/packages"},
                  {"WGK_CACHE", "/env/cache"},
                  {"WGK_ENDPOINT", "http://env.example"},
+                 {"WGK_TRUSTED_ENDPOINT", "http://trusted.example"},
                  {"WGK_TUNING", "/env/tuning.json"},
                  {"WGK_OFFLINE", "yes"},  // the runtime once took only 1 and true
                  {"WGK_NO_VERIFY", "1"},
@@ -71,6 +74,8 @@ TEST(RuntimeOptions, TheEnvironmentFillsWhatTheCallerLeftUnset) {
   EXPECT_EQ(filled.packagesDir, "/env/packages");
   EXPECT_EQ(filled.cacheDir, "/env/cache");
   EXPECT_EQ(filled.endpoint, "http://env.example");
+  EXPECT_EQ(filled.trustedEndpoint, "http://trusted.example");
+  EXPECT_EQ(runtime::hubOptionsFor(filled).trustedEndpoint, "http://trusted.example");
   EXPECT_EQ(filled.tuningFile, "/env/tuning.json");
   EXPECT_TRUE(filled.offline);
   EXPECT_FALSE(filled.verifyDigests);
@@ -81,6 +86,7 @@ TEST(RuntimeOptions, TheEnvironmentFillsWhatTheCallerLeftUnset) {
   given.packagesDir = "/mine";
   given.cacheDir = "/my/cache";
   given.endpoint = "http://mine.example";
+  given.trustedEndpoint = "http://mine.example";
   given.tuningFile = "/my/tuning.json";
   given.refsTtlSec = 0;
   given.gpuTimeoutMs = 10;
@@ -88,6 +94,7 @@ TEST(RuntimeOptions, TheEnvironmentFillsWhatTheCallerLeftUnset) {
   EXPECT_EQ(kept.packagesDir, "/mine");
   EXPECT_EQ(kept.cacheDir, "/my/cache");
   EXPECT_EQ(kept.endpoint, "http://mine.example");
+  EXPECT_EQ(kept.trustedEndpoint, "http://mine.example");
   EXPECT_EQ(kept.tuningFile, "/my/tuning.json");
   EXPECT_EQ(kept.refsTtlSec, 0);
   EXPECT_EQ(kept.gpuTimeoutMs, 10u);
