@@ -143,6 +143,7 @@ def pinned_cases():
 
 # (name, shape, dtype, description, tags)
 BENCH = [
+    ("smoke_4x1000_f32", [4, 1000], "float32", "Four short rows (CI on lavapipe)", ["smoke"]),
     ("decode_vocab_1x256000_f16", [1, 256000], "float16", "Greedy pick over the Gemma vocabulary (256,000) at one decode token", ["decode"]),
     ("decode_vocab_1x256000_f32", [1, 256000], "float32", "The same row in float32 logits", ["decode"]),
     ("batch8_vocab_8x256000_f16", [8, 256000], "float16", "Eight sequences decoding at once", ["decode"]),

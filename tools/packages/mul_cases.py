@@ -136,6 +136,7 @@ def pinned_cases():
 
 # (name, a shape, b shape, dtype, description, tags): Gemma-2B decode / prefill shapes.
 BENCH = [
+    ("smoke_4x64_f16", [4, 64], [4, 64], "float16", "Smallest same-shape case (CI on lavapipe)", ["smoke"]),
     ("decode_gelu_up_1x16384_f16", [1, 16384], [1, 16384], "float16",
      "Gated FFN product gelu(gate) * up at one decode token (Gemma-2B FFN 16384)", ["decode"]),
     ("decode_hidden_1x2048_f16", [1, 2048], [1, 2048], "float16", "Hidden-size product (Gemma-2B hidden 2048)", ["decode"]),
