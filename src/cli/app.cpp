@@ -3,6 +3,9 @@
 // commands whose files it links.
 #include "cli/app.h"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 
 #include "cli/command.h"
@@ -53,8 +56,33 @@ int exitCodeFor(ErrorCode code) {
   return 70;
 }
 
+namespace {
+
+// Every command's output goes to stdout, and a full disk or a closed pipe must not pass for
+// success (`wgk lock > /dev/full` used to exit 0 with an empty lock file). Checked once, after the
+// command, for iostream and stdio writes alike: flushing reports what buffering had hidden.
+// Returns the system's reason, or "" when everything written reached the file.
+std::string stdoutFailure() {
+  errno = 0;
+  std::cout.flush();  // synced with stdio: this flushes stdout's buffer too
+  const int streamErr = errno;
+  const bool streamFailed = !std::cout;
+  errno = 0;
+  const bool flushFailed = std::fflush(stdout) != 0;
+  const int flushErr = errno;
+  if (!streamFailed && !flushFailed && !std::ferror(stdout)) return "";
+  // A write that failed before this flush leaves no errno behind; say what usually causes it.
+  if (const int err = flushFailed && flushErr ? flushErr : streamErr) return std::strerror(err);
+  return "a write failed (a full disk, or a closed pipe)";
+}
+
+}  // namespace
+
 int run(int argc, char** argv) {
   exitCode() = {};  // a process (Python) may run several commands
+  // A stdout error of an earlier command in this process is not this one's.
+  std::cout.clear();
+  std::clearerr(stdout);
   CLI::App app{"wgk: a native runtime and catalogue of versioned WebGPU kernels"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("wgk ") + WGK_VERSION);
@@ -67,8 +95,9 @@ int run(int argc, char** argv) {
       [](int64_t count) { log::setThreshold(count > 1 ? log::Level::Debug : log::Level::Info); },
       "log more: once info (Dawn's messages), twice debug (default: WGK_LOG, else warnings only)");
   // --quiet: errors only, as WGK_LOG=error (hides the note that the Hub could not be reached).
-  app.add_flag_callback("--quiet,-q", [] { log::setThreshold(log::Level::Error); },
-                        "log errors only: no warnings or notes, as WGK_LOG=error")
+  app.add_flag_callback(
+         "--quiet,-q", [] { log::setThreshold(log::Level::Error); },
+         "log errors only: no warnings or notes, as WGK_LOG=error")
       ->excludes("--verbose");
   for (auto& add : commandRegistry()) add(app);
   int rc = 0;
@@ -98,7 +127,12 @@ int run(int argc, char** argv) {
     std::cerr << "wgk: internal error: " << e.what() << "\n";
     rc = 70;
   }
-  std::cout.flush();
+  if (const std::string why = stdoutFailure(); !why.empty()) {
+    std::cerr << "wgk: error [io]: cannot write to standard output: " << why << "\n";
+    if (rc == 0) rc = exitCodeFor(ErrorCode::Io);
+    std::cout.clear();
+    std::clearerr(stdout);
+  }
   return rc;
 }
 

@@ -1,7 +1,9 @@
 // wgk convert PACKAGE --to 2.1|seeds --out DIR [--org ORG] [hub options]
 // PACKAGE (a repo id or a folder) re-expressed in the other manifest dialect, with a fresh
 // metadata.json, written to DIR/<op id>/ (or DIR itself when it is named <op id>). A construct the
-// target dialect cannot say is Error(Unsupported) naming it (docs/hub.md "Converting").
+// target dialect cannot say is Error(Unsupported) naming it (docs/hub.md "Converting"). Refused:
+// an --out that overlaps the package, a link below --out, an --org that is not an organisation
+// name, and a folder that does not match its metadata.json (unless --no-verify).
 #include <iostream>
 
 #include "cli/command.h"
@@ -29,12 +31,12 @@ void addConvertCommand(CLI::App& app) {
   cmd->callback([s] {
     const wgk::package::Dialect to = wgk::cli::parseDialect(s->to);
     wgk::cli::PackageArg pkg = wgk::cli::resolvePackageArg(s->package, s->hub);
-    const std::string id = wgk::package::Package::open(pkg.folder.string())->manifest().id();
-    std::filesystem::path out = s->out;
-    if (std::filesystem::absolute(out).filename() != id) out /= id;
-    size_t n = wgk::cli::convertPackageFolder(pkg.folder, to, out, s->org.value_or(pkg.org));
-    std::cout << "wrote " << out.string() << " (" << id << ", manifest " << wgk::package::dialectName(to)
-              << ", " << n << " files)\n";
+    // --no-verify / WGK_NO_VERIFY convert a folder that does not match its metadata.json.
+    const bool verify = s->hub.toHubOptions().verifyFolders;
+    const auto r = wgk::cli::convertPackageFolder(pkg.folder, to, s->out, s->org.value_or(pkg.org), verify);
+    std::cout << "wrote " + r.folder.string() + " (" + r.folder.filename().string() + ", manifest " +
+                     std::string(wgk::package::dialectName(to)) + ", " + std::to_string(r.files) +
+                     " files)\n";
   });
 }
 

@@ -12,6 +12,7 @@
 #include "hub/fs_util.h"
 #include "hub/metadata.h"
 #include "hub/publish_layout.h"
+#include "hub/repo_ref.h"
 #include "package/package.h"
 #include "wgk/error.h"
 
@@ -41,6 +42,8 @@ void addPublishLayoutCommand(CLI::App& app) {
                                    : wgk::hub::PackageRequest::make(state->version, std::nullopt);
     wgk::cli::PackageArg pkg = wgk::cli::resolvePackageArg(state->package, state->hub, request, true);
     std::string org = state->org.value_or(pkg.org);
+    if (state->org) wgk::hub::checkOrganisation(org, "--org");
+    wgk::hub::refuseLayoutOverlap(pkg.folder, state->out, wgk::hub::parseRepoId(org + "/" + pkg.name));
     std::filesystem::path folder = pkg.folder;
     std::optional<wgk::hub::TempDir> converted;
     if (!state->spec.empty()) {
@@ -49,8 +52,10 @@ void addPublishLayoutCommand(CLI::App& app) {
         throw wgk::Error(wgk::ErrorCode::InvalidArgument, "--spec takes 2.1 (the Hub's manifest spec)");
       if (wgk::package::Package::open(folder.string())->manifest().dialect != to) {
         converted.emplace(std::filesystem::temp_directory_path(), "wgk-publish-");
-        folder = converted->path() / pkg.name;
-        wgk::cli::convertPackageFolder(pkg.folder, to, folder, org);
+        // --no-verify / WGK_NO_VERIFY convert a folder that does not match its metadata.json.
+        folder = wgk::cli::convertPackageFolder(pkg.folder, to, converted->path(), org,
+                                                state->hub.toHubOptions().verifyFolders)
+                     .folder;
       }
     }
     auto r = wgk::hub::publishLayout(folder, state->out, state->revision, state->version.value_or(1), org,

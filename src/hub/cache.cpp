@@ -22,9 +22,10 @@ FileLock::FileLock(const fs::path& path) {
   fs::create_directories(path.parent_path(), ec);
   // The folder's own error (e.g. a read-only cache) says more than the open's "No such file".
   if (ec)
-    throw Error(ErrorCode::Io, "cannot create the cache folder " + path.parent_path().string() + ": " +
-                                   ec.message());
-  fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+    throw Error(ErrorCode::Io,
+                "cannot create the cache folder " + path.parent_path().string() + ": " + ec.message());
+  // O_NOFOLLOW: a lock file planted as a link must not make wgk create or open a file elsewhere.
+  fd_ = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd_ < 0)
     throw Error(ErrorCode::Io, "cannot open lock file " + path.string() + ": " + std::strerror(errno));
   while (::flock(fd_, LOCK_EX) != 0) {
@@ -148,8 +149,15 @@ void Cache::writeRefCheck(const RepoId& repo, const std::string& branch, const R
   writeFileAtomic(file, j.dump(2) + "\n");
 }
 
+fs::path Cache::stagingParent() const {
+  const fs::path dir = root_ / ".tmp";
+  refuseLinksBelow(root_, dir, "stage downloads in");
+  return dir;
+}
+
 fs::path Cache::install(const RepoId& repo, const std::string& commit, const fs::path& staged) {
   fs::path target = packageDir(repo, commit);
+  refuseLinksBelow(root_, target, "install into");
   FileLock lock(repoDir(repo) / ".lock");
   std::error_code ec;
   if (!fs::exists(target, ec)) {
@@ -204,9 +212,10 @@ std::vector<CacheEntry> Cache::list() const {
 int Cache::cleanStaging() {
   int n = 0;
   std::error_code ec;
-  if (!fs::is_directory(stagingParent(), ec)) return 0;
-  for (const auto& d : fs::directory_iterator(stagingParent(), ec)) {
-    removeQuietly(d.path());
+  const fs::path staging = stagingParent();  // refuses a linked .tmp: its target is not ours
+  if (!fs::is_directory(staging, ec)) return 0;
+  for (const auto& d : fs::directory_iterator(staging, ec)) {
+    removeQuietly(d.path());  // remove_all removes a link entry itself, never its target
     ++n;
   }
   return n;
@@ -214,12 +223,12 @@ int Cache::cleanStaging() {
 
 std::vector<CacheEntry> Cache::prune(const std::set<std::string>& keep) {
   std::vector<CacheEntry> removed;
+  stagingParent();  // a linked staging folder is refused before anything is removed
   for (auto& e : list()) {
     if (!e.refs.empty() || keep.count(e.repo.str() + "@" + e.commit)) continue;
+    refuseLinksBelow(root_, e.folder, "prune");
     FileLock lock(repoDir(e.repo) / ".lock");
-    std::error_code ec;
-    fs::remove_all(e.folder, ec);
-    if (ec) throw Error(ErrorCode::Io, "cannot remove " + e.folder.string() + ": " + ec.message());
+    removeTreeBelow(root_, e.folder);
     removed.push_back(std::move(e));
   }
   cleanStaging();
@@ -228,6 +237,8 @@ std::vector<CacheEntry> Cache::prune(const std::set<std::string>& keep) {
 
 void Cache::clean(const std::optional<RepoId>& repo) {
   std::error_code ec;
+  // A linked repo or organisation folder is refused before the existence check follows it.
+  if (repo) refuseLinksBelow(root_, repoDir(*repo), "clean");
   if (!fs::is_directory(repo ? repoDir(*repo) : root_, ec)) return;  // nothing cached: nothing to do
   if (repo) {
     // Hold the repo's lock while removing so no install interleaves; the lock file goes last.

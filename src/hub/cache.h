@@ -75,8 +75,9 @@ class Cache {
   std::optional<RefCheck> readRefCheck(const RepoId& repo, const std::string& branch) const;
   void writeRefCheck(const RepoId& repo, const std::string& branch, const RefCheck& check);
 
-  // A staging folder for a download (removed unless installed).
-  fs::path stagingParent() const { return root_ / ".tmp"; }
+  // Where downloads are staged (<root>/.tmp). Error(Io) when it, or anything between it and the
+  // root, is a symbolic link: staged files must land inside the cache.
+  fs::path stagingParent() const;
 
   // Moves the verified package folder `staged` (holding build/webgpu) to packageDir(repo, commit)
   // if that is absent; otherwise moves in only the files the cached copy lacks. Under the repo's
@@ -84,6 +85,9 @@ class Cache {
   fs::path install(const RepoId& repo, const std::string& commit, const fs::path& staged);
 
   std::vector<CacheEntry> list() const;
+  // Deletes never go through a symbolic link inside the cache (the root itself may be one): a
+  // linked repo, organisation or staging folder is refused with Error(Io), a link inside a tree
+  // being removed is removed as a link.
   // Removes one repo's entries (or everything when repo is empty), and staging leftovers.
   void clean(const std::optional<RepoId>& repo);
   // Removes staging folders left by interrupted downloads; returns how many.

@@ -115,4 +115,51 @@ void removeQuietly(const fs::path& path) {
   fs::remove_all(path, ec);
 }
 
+// Absolute and normal, without a trailing separator ("out/" and "out" compare equal).
+static fs::path lexical(const fs::path& p) {
+  fs::path r = fs::absolute(p).lexically_normal();
+  return r.has_filename() ? r : r.parent_path();
+}
+
+void refuseLinksBelow(const fs::path& base, const fs::path& path, const std::string& action) {
+  const fs::path b = lexical(base), p = lexical(path);
+  const fs::path rel = p.lexically_relative(b);
+  if (rel.empty() || *rel.begin() == "..")
+    throw Error(ErrorCode::Internal,
+                "refusing to " + action + " " + p.string() + ": it is not inside " + b.string());
+  fs::path cur = b;
+  for (const auto& part : rel) {
+    if (part == ".") continue;
+    cur /= part;
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(cur, ec);
+    if (ec || !fs::exists(st)) return;  // absent: nothing below it exists either
+    if (fs::is_symlink(st)) {
+      const fs::path target = fs::read_symlink(cur, ec);
+      throw Error(ErrorCode::Io, "refusing to " + action + " " + p.string() + ": " + cur.string() +
+                                     " is a symbolic link (to " + target.string() +
+                                     "); wgk never deletes or writes through a link");
+    }
+  }
+}
+
+void removeTreeBelow(const fs::path& base, const fs::path& path) {
+  refuseLinksBelow(base, path, "remove");
+  std::error_code ec;
+  fs::remove_all(path, ec);
+  if (ec) throw Error(ErrorCode::Io, "cannot remove " + path.string() + ": " + ec.message());
+}
+
+static fs::path resolved(const fs::path& p) {
+  std::error_code ec;
+  const fs::path r = fs::weakly_canonical(fs::absolute(p), ec);
+  return ec ? lexical(p) : lexical(r);
+}
+
+bool isSameOrInside(const fs::path& inner, const fs::path& outer) {
+  const fs::path i = resolved(inner), o = resolved(outer);
+  const fs::path rel = i.lexically_relative(o);
+  return !rel.empty() && *rel.begin() != "..";
+}
+
 }  // namespace wgk::hub

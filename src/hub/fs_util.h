@@ -41,4 +41,20 @@ class TempDir {
 // Removes a tree, ignoring errors (used for clean-up on failure paths).
 void removeQuietly(const fs::path& path);
 
+// Error(Io) "refusing to <action> <path>: <component> is a symbolic link (to <target>)" when an
+// existing component of `path` below `base` is a symbolic link, `path` itself included. `base`
+// (a folder the user named: --out, the cache root) may be reached through links; what wgk
+// deletes, creates or replaces inside it must not be redirected elsewhere by a link planted there.
+// `path` must be `base` or lie lexically under it.
+void refuseLinksBelow(const fs::path& base, const fs::path& path, const std::string& action);
+
+// refuseLinksBelow, then removes the tree `path` (remove_all never follows a link inside the
+// tree: it removes the link itself). Error(Io) when it cannot be removed; absent is fine.
+void removeTreeBelow(const fs::path& base, const fs::path& path);
+
+// True when `inner` is `outer` or lies inside it, comparing resolved paths (links followed, so a
+// link into the folder counts as inside). Paths that do not exist yet resolve through their
+// nearest existing parent.
+bool isSameOrInside(const fs::path& inner, const fs::path& outer);
+
 }  // namespace wgk::hub

@@ -8,8 +8,10 @@
 
 namespace wgk::hub {
 
-static void copyPackage(const fs::path& packageDir, const fs::path& dest) {
-  removeQuietly(dest);
+// Replaces `dest` (under the output folder `base`) by a copy of the package. Nothing below base on
+// the way to dest may be a link, so the delete and the copies stay inside the output folder.
+static void copyPackage(const fs::path& packageDir, const fs::path& base, const fs::path& dest) {
+  removeTreeBelow(base, dest);
   std::error_code ec;
   fs::create_directories(dest, ec);
   if (fs::is_regular_file(packageDir / "README.md", ec))
@@ -21,6 +23,16 @@ static void copyPackage(const fs::path& packageDir, const fs::path& dest) {
     fs::copy_file(src / rel, to, fs::copy_options::overwrite_existing, ec);
     if (ec) throw Error(ErrorCode::Io, "cannot copy " + rel + " to " + to.string() + ": " + ec.message());
   }
+}
+
+void refuseLayoutOverlap(const fs::path& packageDir, const fs::path& outDir, const RepoId& repo) {
+  // Writing into the package (or deleting it) would change what was just verified.
+  const fs::path repoOut = outDir / repo.org / repo.name;
+  if (isSameOrInside(repoOut, packageDir) || isSameOrInside(packageDir, repoOut / "resolve"))
+    throw Error(ErrorCode::InvalidArgument,
+                "the output folder " + outDir.string() + " overlaps the package " + packageDir.string() +
+                    " it publishes (its layout would be written inside the package, "
+                    "or replace it); choose an --out outside the package");
 }
 
 PublishResult publishLayout(const fs::path& packageDir, const fs::path& outDir,
@@ -37,12 +49,18 @@ PublishResult publishLayout(const fs::path& packageDir, const fs::path& outDir,
                 "metadata.json names \"" + meta.name + "\" but the package folder is \"" + repo.name + "\"");
   std::string commit = revision ? *PackageRequest::make(std::nullopt, *revision).revision
                                 : contentRevision(readFileBytes(webgpuDir(packageDir) / "metadata.json"));
-  fs::path repoOut = outDir / repo.org / repo.name;
+  // The output folder the user named is resolved once; below it nothing may be a link.
+  std::error_code ec;
+  const fs::path base = fs::weakly_canonical(fs::absolute(outDir), ec);
+  fs::path repoOut = base / repo.org / repo.name;
   PublishResult r{repo.str(), commit, req.gitRev(), repoOut / "resolve" / commit,
                   repoOut / "resolve" / req.gitRev()};
-  copyPackage(packageDir, r.commitDir);
-  copyPackage(packageDir, r.branchDir);
-  writeFileAtomic(repoOut / "refs" / r.branch, commit + "\n");
+  refuseLayoutOverlap(packageDir, base, repo);
+  const fs::path refFile = repoOut / "refs" / r.branch;
+  refuseLinksBelow(base, refFile, "write");
+  copyPackage(packageDir, base, r.commitDir);
+  copyPackage(packageDir, base, r.branchDir);
+  writeFileAtomic(refFile, commit + "\n");
   return r;
 }
 

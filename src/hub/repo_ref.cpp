@@ -29,6 +29,14 @@ RepoId parseRepoId(const std::string& text) {
   return id;
 }
 
+void checkOrganisation(const std::string& org, const std::string& what) {
+  if (!validPart(org))
+    throw Error(ErrorCode::InvalidArgument,
+                what + " '" + org.substr(0, 80) +
+                    "' is not an organisation name (letters, digits, '.', '_' and '-' "
+                    "only, at most 96, not starting with '.' or '-')");
+}
+
 bool isRevision(const std::string& text) {
   return text.size() == 40 && std::all_of(text.begin(), text.end(), [](char c) {
            return std::isxdigit(static_cast<unsigned char>(c));

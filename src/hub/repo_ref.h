@@ -20,6 +20,10 @@ struct RepoId {
 // "<org>/<name>": both parts non-empty, [A-Za-z0-9._-] only, not "." or "..", no leading '.'.
 RepoId parseRepoId(const std::string& text);
 
+// Error(InvalidArgument) "<what> '<org>' is not an organisation name (...)" unless `org` is one
+// part of a repo id as parseRepoId accepts it (so '../../evil', 'a/b', '' and '-x' are refused).
+void checkOrganisation(const std::string& org, const std::string& what);
+
 // True for exactly 40 hex digits (either case is accepted; stored lower-case).
 bool isRevision(const std::string& text);
 

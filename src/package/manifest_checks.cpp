@@ -39,10 +39,19 @@ void requireElementType(std::string_view s, const std::string& path) {
                           "nor a $name reference");
 }
 
+void requireOpId(const std::string& domain, const std::string& name) {
+  static const std::regex dotted(R"(^[a-z][a-z0-9]*(\.[A-Za-z][A-Za-z0-9_]*)*$)");
+  if (domain.size() > 256 || !std::regex_match(domain, dotted))
+    schemaError("/domain", "'" + domain.substr(0, 80) + "' is not a dotted domain");
+  if (name.empty()) schemaError("/name", "missing required field 'name' (a non-empty string)");
+  requireIdentifier(name, "/name", "op name");
+}
+
 void requireStableId(std::string_view s, const std::string& path, const std::string& what) {
   static const std::regex id(R"(^[A-Za-z0-9][A-Za-z0-9_.\-\[\]]*$)");
   if (s.size() > 256 || !std::regex_match(s.begin(), s.end(), id))
-    schemaError(path, what + " '" + std::string(s.substr(0, 80)) + "' is not a stable id ([A-Za-z0-9][A-Za-z0-9_.-]*)");
+    schemaError(path, what + " '" + std::string(s.substr(0, 80)) +
+                          "' is not a stable id ([A-Za-z0-9][A-Za-z0-9_.-]*)");
 }
 
 namespace {
@@ -68,13 +77,15 @@ void checkBindings(const Manifest& m, const VariantSpec& v, const PassSpec& pass
         requireIdentifier(f.name, b.path, "uniform field name");
         if (!fields.insert(f.name).second) schemaError(b.path, "struct repeats field '" + f.name + "'");
         if (f.type != "u32" && f.type != "i32" && f.type != "f32")
-          schemaError(b.path, "uniform field '" + f.name + "' has type '" + f.type + "' (expected u32, i32 or f32)");
+          schemaError(b.path,
+                      "uniform field '" + f.name + "' has type '" + f.type + "' (expected u32, i32 or f32)");
       }
       continue;
     }
     requireElementType(b.elementType, b.path);
     if (b.kind == ResourceKind::Tensor && !m.findPort(b.resource))
-      schemaError(b.path, "binding '" + b.name + "' names tensor '" + b.resource + "', which is no port of " + m.id());
+      schemaError(b.path, "binding '" + b.name + "' names tensor '" + b.resource + "', which is no port of " +
+                              m.id());
     if (b.kind == ResourceKind::Intermediate && !intermediates.count(b.resource))
       schemaError(b.path, "binding '" + b.name + "' names '" + b.resource +
                               "', which is neither a tensor nor an intermediate of variant '" + v.id + "'");
@@ -85,7 +96,8 @@ void checkPasses(const Manifest& m, const VariantSpec& v, const std::vector<Pass
                  std::set<std::string>& ids) {
   for (const PassNode& n : nodes) {
     if (n.isGroup) {
-      if (!ids.insert(n.groupId).second) schemaError(v.path, "duplicate pass or group id '" + n.groupId + "'");
+      if (!ids.insert(n.groupId).second)
+        schemaError(v.path, "duplicate pass or group id '" + n.groupId + "'");
       if (n.children.empty()) schemaError(v.path, "repeat group '" + n.groupId + "' has no passes");
       std::set<std::string> inner;
       checkPasses(m, v, n.children, inner);
@@ -101,7 +113,8 @@ void checkPasses(const Manifest& m, const VariantSpec& v, const std::vector<Pass
 
 void checkModel(const Manifest& m) {
   for (const auto& [tv, list] : m.typeConstraints) {
-    if (list.empty()) schemaError(jsonPath("/typeConstraints", tv), "a type constraint needs at least one dtype");
+    if (list.empty())
+      schemaError(jsonPath("/typeConstraints", tv), "a type constraint needs at least one dtype");
     for (size_t i = 0; i < list.size(); ++i)
       if (!dtypeFromName(list[i]))
         schemaError(jsonPath(jsonPath("/typeConstraints", tv), i), "unknown dtype '" + list[i] + "'");
@@ -129,9 +142,11 @@ void checkModel(const Manifest& m) {
     if (def && !c.values.empty()) {
       bool found = false;
       for (const auto& v : c.values) found = found || v == *def;
-      if (!found) schemaError(p, "the default " + def->repr() + " of attribute '" + name + "' is not in values");
+      if (!found)
+        schemaError(p, "the default " + def->repr() + " of attribute '" + name + "' is not in values");
     }
-    if (def && def->isNumber() && ((c.min && def->asNumber() < *c.min) || (c.max && def->asNumber() > *c.max)))
+    if (def && def->isNumber() &&
+        ((c.min && def->asNumber() < *c.min) || (c.max && def->asNumber() > *c.max)))
       schemaError(p, "the default " + def->repr() + " of attribute '" + name + "' is outside [min, max]");
   }
   for (const auto& t : m.tunables) requireIdentifier(t.name, jsonPath("/tunables", t.name), "tunable name");
@@ -141,7 +156,8 @@ void checkModel(const Manifest& m) {
     std::set<std::string> intermediates;
     for (const auto& i : v.intermediates) {
       requireIdentifier(i.id, i.path + "/id", "intermediate id");
-      if (!intermediates.insert(i.id).second) schemaError(i.path + "/id", "duplicate intermediate id '" + i.id + "'");
+      if (!intermediates.insert(i.id).second)
+        schemaError(i.path + "/id", "duplicate intermediate id '" + i.id + "'");
       if (m.findPort(i.id)) schemaError(i.path + "/id", "intermediate '" + i.id + "' is also a tensor name");
       if (!isDtypeOrTypeVar(m, i.dtype)) schemaError(i.path + "/dtype", "unknown dtype '" + i.dtype + "'");
     }
@@ -153,9 +169,10 @@ void checkModel(const Manifest& m) {
       if (other == &v) schemaError(v.path + "/supersededBy", "variant '" + v.id + "' lists itself");
       const bool outranks = other->priority > v.priority || (other->priority == v.priority && other < &v);
       if (!outranks)
-        schemaError(v.path + "/supersededBy", "variant '" + v.id + "' is superseded by '" + s +
-                                                  "', which does not outrank it (supersededBy names higher-ranked "
-                                                  "variants that already cover a shape)");
+        schemaError(v.path + "/supersededBy",
+                    "variant '" + v.id + "' is superseded by '" + s +
+                        "', which does not outrank it (supersededBy names higher-ranked "
+                        "variants that already cover a shape)");
     }
   }
 }

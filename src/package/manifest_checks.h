@@ -18,6 +18,9 @@ bool isWgslElementType(std::string_view s);
 void requireIdentifier(std::string_view s, const std::string& path, const std::string& what);
 // A literal element type must be a WGSL element type; "$name" must name an identifier.
 void requireElementType(std::string_view s, const std::string& path);
+// The op's id parts: a dotted lowercase domain (ai.onnx, com.microsoft) and an identifier name.
+// They become the package folder's name and metadata.json's id, so "Fast/../../Gelu" is refused.
+void requireOpId(const std::string& domain, const std::string& name);
 // A stable id (variant, pass, repeat group): [A-Za-z0-9][A-Za-z0-9_.-]*.
 void requireStableId(std::string_view s, const std::string& path, const std::string& what);
 

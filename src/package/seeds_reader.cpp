@@ -390,6 +390,7 @@ Manifest readSeedsManifest(const Json& j) {
   return withContext("in manifest " + m.id(), [&] {
     if (m.domain.empty()) schemaError("/domain", "missing required field 'domain'");
     if (m.name.empty()) schemaError("/name", "missing required field 'name'");
+    detail::requireOpId(m.domain, m.name);
     if (auto* v = r.optional("sinceVersion")) m.sinceVersion = readInt(*v, "/sinceVersion");
     if (auto* v = r.optional("description")) m.description = readString(*v, "/description");
     const auto inputs = readRoles(r, r.required("inputs"), "/inputs", false);

@@ -281,10 +281,7 @@ Manifest readSpec21Manifest(const Json& raw) {
   if (auto* v = r.optional("domain")) m.domain = readString(*v, "/domain");
   if (auto* v = r.optional("name")) m.name = readString(*v, "/name");
   return withContext("in manifest " + m.id(), [&] {
-    static const std::regex domain(R"(^[a-z][a-z0-9]*(\.[A-Za-z][A-Za-z0-9_]*)*$)");
-    if (!std::regex_match(m.domain, domain)) schemaError("/domain", "'" + m.domain + "' is not a dotted domain");
-    if (m.name.empty()) schemaError("/name", "missing required field 'name' (a non-empty string)");
-    requireIdentifier(m.name, "/name", "op name");
+    detail::requireOpId(m.domain, m.name);
     for (const char* k : {"$schema", "onnx"}) r.optional(k);
     if (auto* v = r.optional("conformance")) {
       const std::string c = readString(*v, "/conformance");
