@@ -7,8 +7,9 @@
 #include <cstring>
 
 #include "core/half.h"
-#include "plan/plan.h"
 #include "gpu/device.h"
+#include "plan/plan.h"
+#include "planned_pass.h"
 #include "runtime/introspect.h"
 #include "runtime/tensor_storage.h"
 #include "runtime_test_util.h"
@@ -29,47 +30,6 @@ HostTensor halves(const std::vector<uint16_t>& bits, Shape shape) {
 std::vector<uint16_t> bitsOf(const HostTensor& t) {
   std::vector<uint16_t> out(static_cast<size_t>(t.numel()));
   std::memcpy(out.data(), t.bytes().data(), out.size() * 2);
-  return out;
-}
-
-// Runs the single pass of `p` on the runtime's device, inputs from host tensors in the storage
-// ABI, and returns c's device bytes. Used where the plan must differ from what the runtime makes.
-std::vector<std::byte> runPlanned(const plan::Plan& p, const std::map<std::string, HostTensor>& in,
-                                  uint64_t outBytes) {
-  gpu::Device& dev = wgk::introspect::device(runtime());
-  const auto usage = gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst | gpu::BufferUsage::CopySrc;
-  const plan::PlannedPass& pass = p.passes.at(0);
-  std::vector<gpu::Buffer> buffers;
-  std::vector<gpu::BindingKind> kinds;
-  size_t outIndex = 0;
-  for (const auto& b : pass.bindings) {
-    if (b.kind == plan::BindingKind::Uniform) {
-      buffers.push_back(
-          dev.createBuffer(b.uniformBytes.size(), gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst));
-      buffers.back().upload(std::as_bytes(std::span(b.uniformBytes)));
-      kinds.push_back(gpu::BindingKind::Uniform);
-    } else if (b.resource == "c") {
-      outIndex = buffers.size();
-      buffers.push_back(dev.createBuffer((outBytes + 3) / 4 * 4, usage));
-      kinds.push_back(gpu::BindingKind::Storage);
-    } else {
-      const HostTensor& h = in.at(b.resource);
-      std::vector<std::byte> words =
-          runtime::toDevice(h, runtime::storageFor(nullptr, h.dtype()), b.resource);
-      words.resize(std::max<size_t>(4, (words.size() + 3) / 4 * 4));
-      buffers.push_back(dev.createBuffer(words.size(), usage));
-      buffers.back().upload(words);
-      kinds.push_back(gpu::BindingKind::ReadOnlyStorage);
-    }
-  }
-  gpu::ComputePipeline pipe = dev.createComputePipeline(pass.wgsl, kinds, "add test");
-  std::vector<gpu::BindingEntry> entries;
-  for (const auto& b : buffers) entries.push_back({b.handle()});
-  gpu::CommandRecorder rec = dev.recorder();
-  rec.dispatch(pipe, entries, pass.dispatch[0], pass.dispatch[1], pass.dispatch[2]);
-  rec.submit();
-  std::vector<std::byte> out(outBytes);
-  buffers[outIndex].readback(out.data(), outBytes);
   return out;
 }
 
