@@ -60,6 +60,14 @@ def split_maxima():
     return row
 
 
+def spikes(n, positions):
+    """-1 everywhere but 3 at `positions`."""
+    row = [-1] * n
+    for i in positions:
+        row[i] = 3
+    return row
+
+
 def tie_values(n, seed):
     # Small integers (-3..3): every row has repeated maxima.
     return {"kind": "values", "values": [((i * 7919 + seed * 104729) % 7) - 3 for i in range(n)]}
@@ -126,6 +134,20 @@ def pinned_cases():
             case(f"{dtype}_all_neg_inf_last", dtype, [5], 0, 1, 1, values([NINF] * 5), [4], variant="strided"),
         ]
     split = {"kind": "values", "values": {"$ref": "#/fixtureArrays/split_maxima_16388"}}
+    # Equal maxima one workgroup stride apart (1,024 elements: the same invocation and vec4 lane,
+    # two loop iterations; 256 elements on the scalar path): the order within an invocation.
+    lane = values(spikes(2056, (9, 1033)))
+    scalar = values(spikes(2051, (9, 265)))
+    same_thread = {"kind": "values", "values": {"$ref": "#/fixtureArrays/lane_ties_16392"}}
+    out += [
+        case("float32_lane_ties_first", "float32", [1, 2056], -1, 0, 0, lane, [9], variant="row"),
+        case("float32_lane_ties_last", "float32", [1, 2056], -1, 0, 1, lane, [1033], variant="row"),
+        case("int8_thread_ties_first", "int8", [1, 2051], -1, 0, 0, scalar, [9], variant="row"),
+        case("int8_thread_ties_last", "int8", [1, 2051], -1, 0, 1, scalar, [265], variant="row"),
+        case("float16_split_lane_ties_first", "float16", [1, 16392], -1, 0, 0, same_thread, [9], variant="row_split"),
+        case("float16_split_lane_ties_last", "float16", [1, 16392], -1, 0, 1, same_thread, [1033],
+             variant="row_split"),
+    ]
     out += [
         case("float16_split_ties_first", "float16", [1, 16388], -1, 1, 0, split, [7], variant="row_split",
              description="Equal maxima in different blocks: the first block's"),
@@ -166,10 +188,10 @@ def main():
     assert len({c["name"] for c in cases}) == len(cases)
     path = os.path.join(PKG, "test.json")
     dump({"cases": cases}, path)
-    # The one long fixture on one line (dump() keeps `values` lists on one line, not fixtures).
+    # The long fixtures on one line (dump() keeps `values` lists on one line, not fixtures).
     text = open(path).read()
     assert text.startswith('{\n "cases"')
-    fixture = json.dumps({"split_maxima_16388": split_maxima()})
+    fixture = json.dumps({"split_maxima_16388": split_maxima(), "lane_ties_16392": spikes(16392, (9, 1033))})
     open(path, "w").write('{\n "fixtureArrays": ' + fixture + ",\n" + text[2:])
     dump(bench_cases(), os.path.join(PKG, "bench.json"))
 
