@@ -217,21 +217,22 @@ void bindKernel(py::module_& m) {
       .def(
           "call",
           [](PyKernel& k, py::args positional, py::object attrs, py::object args, py::object variant,
-             py::object placement, py::object outputs, bool timestamps, py::kwargs kwargs) {
+             py::object placement, py::object outputs, py::object timestamps, py::kwargs kwargs) {
             return call(k, positionalInputs(k, positional), attrs, args, variant, placement, outputs,
-                        timestamps, kwargs);
+                        flagArgument(timestamps, "timestamps"), kwargs);
           },
           py::arg("attrs") = py::none(), py::arg("args") = py::none(), py::arg("variant") = py::none(),
           py::arg("placement") = py::str("auto"), py::arg("outputs") = py::none(),
-          py::arg("timestamps") = false, kCallResultDoc)
+          py::arg("timestamps") = py::bool_(false), kCallResultDoc)
       .def(
           "plan",
           [](const PyKernel& k, py::args positional, py::object attrs, py::object args, py::object variant,
-             py::object device, bool wgsl, py::kwargs kwargs) {
-            return planKernel(k, positionalInputs(k, positional), attrs, args, variant, device, wgsl, kwargs);
+             py::object device, py::object wgsl, py::kwargs kwargs) {
+            return planKernel(k, positionalInputs(k, positional), attrs, args, variant, device,
+                              flagArgument(wgsl, "wgsl"), kwargs);
           },
           py::arg("attrs") = py::none(), py::arg("args") = py::none(), py::arg("variant") = py::none(),
-          py::arg("device") = py::none(), py::arg("wgsl") = false, kPlanDoc)
+          py::arg("device") = py::none(), py::arg("wgsl") = py::bool_(false), kPlanDoc)
       .def_property_readonly(
           "source", [](const PyKernel& k) { return sourceDict(k.kernel.source()); },
           "Where the package came from: repo, op, requested, revision, origin (embedded, cache, network,\n"

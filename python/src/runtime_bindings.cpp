@@ -136,7 +136,7 @@ void addInspection(py::class_<PyRuntime>& cls) {
          "plan",
          [](const PyRuntime& self, py::object repoOrPath, py::object inputs, std::optional<int> version,
             std::optional<std::string> revision, py::object attrs, py::object args, py::object variant,
-            py::object device, bool wgsl, py::kwargs kwargs) {
+            py::object device, py::object wgsl, py::kwargs kwargs) {
            const std::string what = pathArgument(repoOrPath);
            LoadOptions o;
            o.version = version;
@@ -146,12 +146,12 @@ void addInspection(py::class_<PyRuntime>& cls) {
              py::gil_scoped_release unlocked;
              k = PyKernel{self.runtime, self.runtime->load(what, o)};
            }
-           return planKernel(k, inputs, attrs, args, variant, device, wgsl, kwargs);
+           return planKernel(k, inputs, attrs, args, variant, device, flagArgument(wgsl, "wgsl"), kwargs);
          },
          py::arg("repo_or_path"), py::arg("inputs") = py::none(), py::pos_only(), py::kw_only(),
          py::arg("version") = py::none(), py::arg("revision") = py::none(), py::arg("attrs") = py::none(),
          py::arg("args") = py::none(), py::arg("variant") = py::none(), py::arg("device") = py::none(),
-         py::arg("wgsl") = false,
+         py::arg("wgsl") = py::bool_(false),
          "Loads a package and plans a request on it (Kernel.plan): the explanation as a dict.\n\n"
          "Example:\n"
          "    >>> p = rt.plan(\"webgpu-kernels/com.microsoft.FastGelu\", X=(\"float16\", (4096, 16384)),\n"

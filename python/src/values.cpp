@@ -132,6 +132,12 @@ py::object fromAttribute(const Attribute& value) {
   return std::visit([](const auto& v) -> py::object { return py::cast(v); }, value);
 }
 
+bool flagArgument(py::handle value, const std::string& what) {
+  if (scalarKind(value) != Scalar::Bool)
+    invalidArgument(what + " must be True or False, got " + describeValue(value));
+  return value.cast<bool>();
+}
+
 std::string stringOrEmpty(py::handle value, const std::string& what) {
   if (value.is_none()) return {};
   if (!py::isinstance<py::str>(value))

@@ -20,6 +20,10 @@ Attribute toAttribute(py::handle value, const std::string& name);
 std::map<std::string, Attribute> toAttributes(py::handle dict, const std::string& what);
 py::object fromAttribute(const Attribute& value);
 
+// A flag (True/False, numpy.bool_); Error(InvalidArgument) naming `what` otherwise. Flags are taken
+// as objects so that a wrong value gets this message, not pybind11's, which prints every argument.
+bool flagArgument(py::handle value, const std::string& what);
+
 // "" for None, the string for a str; Error(InvalidArgument) naming `what` otherwise.
 std::string stringOrEmpty(py::handle value, const std::string& what);
 

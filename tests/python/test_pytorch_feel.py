@@ -100,6 +100,9 @@ def test_a_positional_tensor_is_named_not_printed(gelu):
     m = no_contents(message(wgk.InvalidArgumentError, lambda: gelu(x, x)))
     assert "got 2 positional arguments (a numpy.ndarray float32 [64, 64], a numpy.ndarray" in m, m
     no_contents(message(wgk.InvalidArgumentError, lambda: gelu(X=x, placement=x)))
+    assert "timestamps must be True or False, got a numpy.ndarray" in no_contents(
+        message(wgk.InvalidArgumentError, lambda: gelu.call(X=x, timestamps=x)))
+    no_contents(message(wgk.InvalidArgumentError, lambda: gelu.plan(X=x, wgsl=x)))
     m = no_contents(message(wgk.InvalidArgumentError, lambda: gelu(torch.from_numpy(x))))
     assert "got a torch.Tensor torch.float32 [64, 64] as a positional argument" in m
 
