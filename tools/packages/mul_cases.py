@@ -3,7 +3,8 @@
 
 test.json: every variant for every dtype of T (SHAPES: same shape, a splatted operand on either
 side, a bias row, broadcasts on both sides with and without a row-aligned last dimension, odd
-sizes, rank 0, rank 7, zero-size), plus hand-worked cases whose expected values are pinned
+sizes, rank 0, rank 7, zero-size, outputs long enough that an
+invocation loops over several words), plus hand-worked cases whose expected values are pinned
 (float16 rounding ties, overflow to inf, the subnormal range, inf/NaN/zero products, integer
 wrap). Generated cases have no output data: wgk's CPU reference computes it. Floats come from
 fillFloat32 (|x| <= 2, so float32 products never reach the subnormal range, which WGSL lets a
@@ -38,6 +39,10 @@ SHAPES = [
     ("same_odd_19", [19], [19], "broadcast"),
     ("rank0_rank0", [], [], "broadcast"),
     ("zero_size_3x0_1", [3, 0], [1], "broadcast"),
+    # Long enough that an invocation loops (4 words / 4 elements a workgroup stride apart).
+    ("long_2x1100", [2, 1100], [2, 1100], "flat_vec4"),
+    ("long_splat_2x1100", [2, 1100], [1], "flat_vec4"),
+    ("long_odd_3x401_401", [3, 401], [401], "broadcast"),
 ]
 
 
