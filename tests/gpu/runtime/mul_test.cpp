@@ -1,7 +1,7 @@
 // ai.onnx.Mul on a real adapter, beyond test.json: the float16 product rounding bit for bit over
 // all 65,536 float16 values, on the portable form (mulF16Bits: what devices without the numerics
 // probe's fact, and the Hub's loader, render; lavapipe and the H200 have the fact, so `wgk test`
-// never reaches it) and on the probed conversion, in every variant.
+// never reaches it) and on the probed conversion, in every variant; and grids folded into y.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -80,6 +80,41 @@ TEST(MulKernel, Float16RoundingIsExactForEveryValue) {
       }
       EXPECT_EQ(bad, 0u) << label;
     }
+  }
+}
+
+// A workgroup size of 1 makes every variant need more than 65,535 workgroups: the grid folds into
+// y (x = 65535) and the kernels' linear index wid.x + wid.y * num_workgroups.x must cover every
+// element once, the overshoot of the last row guarded.
+TEST(MulKernel, FoldedGridsCoverEveryElement) {
+  struct Case {
+    const char* variant;
+    Shape a, b;
+  };
+  const std::vector<Case> cases = {{"flat_vec4", {65537, 16}, {65537, 16}},  // 65,537 invocations of 4 words
+                                   {"flat_vec4", {}, {65537, 16}},
+                                   {"broadcast_vec4", {65537, 4}, {4}},  // 65,537 words
+                                   {"broadcast", {65537, 5}, {5}}};      // 81,922 invocations of 4 elements
+  Kernel k = kernel(kMul);
+  const std::map<std::string, expr::Value> tunables = {{"WORKGROUP_SIZE", int64_t{1}}};
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.variant);
+    const HostTensor a = rnd(DType::Float32, c.a, 11), b = rnd(DType::Float32, c.b, 12);
+    plan::PlanRequest req;
+    req.inputs["a"] = {DType::Float32, c.a};
+    req.inputs["b"] = {DType::Float32, c.b};
+    req.forcedVariant = c.variant;
+    req.tunables = tunables;
+    const plan::Plan p = wgk::introspect::plan(k, req, /*renderShaders=*/false);
+    ASSERT_EQ(p.passes[0].dispatch[0], 65535u);
+    ASSERT_GE(p.passes[0].dispatch[1], 2u);
+    CallOptions o;
+    o.variant = c.variant;
+    o.placement = OutputPlacement::Host;
+    const HostTensor got = wgk::introspect::call(k, {{"a", a}, {"b", b}}, o, tunables).host.at("c");
+    const HostTensor want = reference::runReference(kMul, {{"a", a}, {"b", b}}, {}).at("c");
+    const CompareResult r = compareTensors(got, want, Tolerance{});  // exact: one correctly rounded product
+    EXPECT_TRUE(r.pass) << r.summary();
   }
 }
 
