@@ -238,3 +238,35 @@ def test_the_gil_is_released_while_recording_and_replaying(rt, gelu):
     g = rt.capture(lambda c: c(gelu, X=x)["Y"])
     middle, took = ticks_during(lambda: [g.replay(X=x) for _ in range(3)] and rt.wait_idle())
     assert middle, f"the main thread did not run during {took:.3f} s of replays"
+
+
+def test_one_batch_from_two_threads_is_refused_not_raced(rt, gelu):
+    # While a thread records (the GIL released for the upload), the batch is busy: another thread's
+    # submit is refused with a message instead of racing on the C++ batch.
+    x = np.random.default_rng(4).uniform(-3, 3, (4096, 2048)).astype(np.float32)
+    b = rt.batch()
+    refusals, done = [], threading.Event()
+
+    def record():
+        try:
+            for _ in range(10):
+                try:
+                    b(gelu, X=x)
+                except wgk.InvalidArgumentError as e:  # the other way round: refused as well
+                    refusals.append(e.message)
+                if refusals:
+                    break
+        finally:
+            done.set()
+
+    t = threading.Thread(target=record)
+    t.start()
+    while not done.is_set():
+        try:
+            b.submit()
+        except wgk.InvalidArgumentError as e:
+            refusals.append(e.message)
+    t.join()
+    b.submit()
+    assert refusals, "no submit overlapped a recording call"
+    assert "is in use by another thread: a batch or graph is used by one thread at a time" in refusals[0]
