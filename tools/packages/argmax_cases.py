@@ -80,7 +80,7 @@ def data(dtype, shape, seed, ties):
     lo, hi = RANGE[dtype]
     if ties:
         lo, hi = max(lo, -3), min(hi, 3)
-    return {"kind": "random", "seed": seed, "min": lo, "max": hi + 1}
+    return {"kind": "random", "seed": seed, "min": lo, "max": hi}  # floor of a uniform in [lo, hi)
 
 
 def case(name, dtype, shape, axis, keepdims, last, x_data, want=None, variant=None, description=None):

@@ -58,7 +58,7 @@ def data(dtype, operand, seed):
     if dtype in BYTES:
         return fill(0.13, 0.29) if operand == "a" else fill(0.31, 0.07)
     lo, hi = RANGE[dtype]
-    return {"kind": "random", "seed": seed, "min": lo, "max": hi + 1}
+    return {"kind": "random", "seed": seed, "min": lo, "max": hi}  # floor of a uniform in [lo, hi)
 
 
 def case(name, dtype, a_shape, b_shape, a_data, b_data, want=None, tolerance=None, variant=None, description=None):
