@@ -8,7 +8,7 @@ invocation loops over several words), plus hand-worked cases whose expected valu
 (float16 rounding ties, overflow to inf, the subnormal range, inf/NaN/zero products, integer
 wrap). Generated cases have no output data: wgk's CPU reference computes it. Floats come from
 fillFloat32 (|x| <= 2, so float32 products never reach the subnormal range, which WGSL lets a
-device flush); integers from seeded random data over the dtype's whole range, so products wrap.
+device flush); integers from seeded random data over the dtype's range but its largest value, so products wrap.
 Tolerances: float16 exact (one correctly rounded conversion), float32 `ulp: 1` for generated data
 (WGSL lets a correctly rounded product be either neighbour) and exact for pinned values,
 integers exact.
