@@ -98,7 +98,10 @@ void runPlan(const PlanArgs& a) {
   for (const auto& s : a.absent) req.absent.insert(s);
   for (const auto& s : a.attrs) {
     auto [name, v] = parseAttrSpec(s);
-    req.attrs[name] = v;
+    // Keeping the last of two silently would plan something other than what was asked (and
+    // `wgk run` refuses the same line).
+    if (!req.attrs.emplace(name, v).second)
+      throw Error(ErrorCode::InvalidArgument, "--attr '" + name + "' given twice");
   }
   for (const auto& s : a.args) {
     auto [name, v] = parseAttrSpec(s);

@@ -66,7 +66,21 @@ void collect(const Node& n, std::vector<std::string>& out) {
     if (k) collect(*k, out);
 }
 
+void collectCalls(const Node& n, std::vector<std::string>& out) {
+  if (n.kind == NodeKind::Call && n.kids[0]->kind == NodeKind::Name &&
+      std::find(out.begin(), out.end(), n.kids[0]->text) == out.end())
+    out.push_back(n.kids[0]->text);
+  for (const auto& k : n.kids)
+    if (k) collectCalls(*k, out);
+}
+
 }  // namespace
+
+std::vector<std::string> Expression::calledFunctions() const {
+  std::vector<std::string> out;
+  if (root_) collectCalls(*root_, out);
+  return out;
+}
 
 std::vector<std::string> Expression::referencedNames() const {
   std::vector<std::string> out;

@@ -33,6 +33,10 @@ class Expression {
   // Function names called (dim, min, ...) are left out. Order of first appearance, no duplicates.
   // Used by `wgk plan` to show the values behind a false `when` clause.
   std::vector<std::string> referencedNames() const;
+  // Names called as functions, `f(...)` (not methods `x.f(...)`), first appearance first. A
+  // manifest's expressions can call only builtins(), so a reader checks these at load: an unknown
+  // function fails there, not only when (or if) the expression is evaluated.
+  std::vector<std::string> calledFunctions() const;
 
   std::shared_ptr<const Node> root() const { return root_; }  // for the template engine
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "expr/scope.h"
 #include "wgk/error.h"
 
 namespace wgk::package {
@@ -34,6 +35,15 @@ ExprOrValue ExprOrValue::expression(const std::string& source, const std::string
     out.expr_ = expr::Expression::parse(source);
   } catch (const Error& e) {
     schemaError(path, "expression does not parse: " + std::string(e.what()));
+  }
+  // Checked here, at load, for every expression: a derive no variant uses is never evaluated.
+  for (const std::string& f : out.expr_->calledFunctions()) {
+    const expr::Value* v = expr::builtins().lookup(f);
+    if (v && v->isFunction()) continue;
+    std::string known;
+    for (const std::string& n : expr::builtins().names()) known += (known.empty() ? "" : ", ") + n;
+    schemaError(path, "`" + source.substr(0, 80) + "` calls unknown function '" + f.substr(0, 80) +
+                          "' (functions: " + known + ")");
   }
   return out;
 }

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 
+#include "core/half.h"
 #include "wgk/error.h"
 
 namespace wgk::package {
@@ -93,6 +95,77 @@ uint64_t fnv1a64(std::string_view text) {
     h *= 0x100000001b3ull;
   }
   return h;
+}
+
+namespace {
+
+// Why `v` cannot be stored as `dtype`, or "" when it can. Floats take any number: a finite value
+// beyond the dtype's range is stored as +-inf on purpose, as the Hub harness's Float32Array does
+// (FastGelu's f32_infinite_inputs / f16_infinite_inputs write infinities as 1e39 and 1e5).
+std::string misfit(double v, DType dtype) {
+  if (dtype == DType::Float32 || dtype == DType::Float16) return "";
+  double lo = 0, hi = 0;
+  switch (dtype) {
+    case DType::Int8:
+      lo = -128, hi = 127;
+      break;
+    case DType::Uint8:
+      lo = 0, hi = 255;
+      break;
+    case DType::Int16:
+      lo = -32768, hi = 32767;
+      break;
+    case DType::Int32:
+      lo = -2147483648.0, hi = 2147483647.0;
+      break;
+    case DType::Uint32:
+      lo = 0, hi = 4294967295.0;
+      break;
+    case DType::Int64:
+      lo = -9.2e18, hi = 9.2e18;
+      break;
+    case DType::Bool:
+      lo = 0, hi = 1;
+      break;
+    default:
+      break;
+  }
+  if (!(v == std::floor(v)) || v < lo || v > hi) return "does not fit " + std::string(dtypeName(dtype));
+  return "";
+}
+
+std::string numberText(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+void checkDataFitsDtype(const DataSpec& spec, DType dtype, const std::string& path) {
+  auto check = [&](double v, const std::string& where) {
+    if (const std::string why = misfit(v, dtype); !why.empty())
+      schemaError(path, where + numberText(v) + " " + why);
+  };
+  switch (spec.kind) {
+    case DataSpec::Kind::Values:
+      for (size_t i = 0; i < spec.values.size(); ++i)
+        check(spec.values[i], "value " + std::to_string(i) + " = ");
+      return;
+    case DataSpec::Kind::Fill:
+      check(spec.value, "fill value = ");
+      return;
+    case DataSpec::Kind::Random: {
+      // Integer tensors take the floor of a uniform value in [min, max) (materialize).
+      const double top =
+          spec.max == std::floor(spec.max) && spec.max > spec.min ? spec.max - 1 : std::floor(spec.max);
+      check(std::floor(spec.min), "random min = ");
+      check(top, "random max (largest value) = ");
+      return;
+    }
+    case DataSpec::Kind::FillFloat32:
+      return;  // floats only (an integer dtype is refused when the fractions are stored)
+  }
 }
 
 std::vector<double> generateValues(const DataSpec& spec, int64_t count) {

@@ -38,6 +38,12 @@ DataSpec parseDataSpec(const Json& j, const std::string& path, const FixtureArra
 // A number list that may hold "NaN" / "Infinity" / "-Infinity" strings.
 std::vector<double> parseNumberList(const Json& j, const std::string& path);
 
+// Error(Manifest) at `path` unless every value the data gives fits `dtype`: an integer dtype given
+// a fraction, NaN or a value out of its range (random data: by its min and max). Checked when
+// test.json / bench.json load, before anything is generated. Floats take any number: beyond their
+// range they are stored as +-inf on purpose (the Hub harness's Float32Array does the same).
+void checkDataFitsDtype(const DataSpec& spec, DType dtype, const std::string& path);
+
 // test.json / bench.json data is generated on the host as doubles first: a shape beyond this is
 // refused before anything is allocated (the largest bench case holds 2^27 elements).
 inline constexpr int64_t kMaxMaterializedElements = int64_t{1} << 28;

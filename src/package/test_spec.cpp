@@ -48,6 +48,7 @@ TensorSpec readTensor(const Json& j, const std::string& path, const FixtureArray
       static_cast<int64_t>(t.data->values.size()) != numel(t.shape))
     schemaError(r.path("data"), std::to_string(t.data->values.size()) + " values for shape of " +
                                     std::to_string(numel(t.shape)) + " elements");
+  if (t.data) checkDataFitsDtype(*t.data, t.dtype, r.path("data"));
   return t;
 }
 
@@ -80,6 +81,7 @@ ExpectedOutput readExpected(const Json& j, const std::string& path, const Fixtur
       static_cast<int64_t>(o.data->values.size()) != numel(o.shape))
     schemaError(r.path("data"), std::to_string(o.data->values.size()) + " values for shape of " +
                                     std::to_string(numel(o.shape)) + " elements");
+  if (o.data) checkDataFitsDtype(*o.data, o.dtype, r.path("data"));
   return o;
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/json_read.h"
 #include "package/manifest.h"
+#include "package/test_spec.h"
 #include "support/expect_error.h"
 
 using namespace wgk;
@@ -45,6 +46,74 @@ TEST(Hardening, OpNamesAndDomainsThatAreNotIdentifiersAreLoadErrors) {
       expectError([&] { parseManifest(d); }, ErrorCode::Manifest, {"/domain"});
     }
   }
+}
+
+// Issue 28: an unknown function in a derive (or constant) that no variant reads loaded fine and
+// failed only if a plan ever evaluated it. Every manifest expression is checked at load.
+TEST(Hardening, UnknownFunctionsInUnusedDerivesAreLoadErrors) {
+  Json seeds = readJson(kSeedsGelu);
+  seeds["derive"]["unusedThing"] = "frobnicate(dim(shapes.X, -1))";
+  expectError([&] { parseManifest(seeds); }, ErrorCode::Manifest,
+              {"/derive/unusedThing", "calls unknown function 'frobnicate'", "functions: "});
+  Json constants = readJson(kSeedsGelu);
+  constants["constants"]["unused"] = "1 + nope(2)";
+  expectError([&] { parseManifest(constants); }, ErrorCode::Manifest, {"unknown function 'nope'"});
+  Json spec21 = readJson(kSpec21Add);
+  spec21["derive"] = Json::object({{"unused", "frobnicate(1)"}});
+  expectError([&] { parseManifest(spec21); }, ErrorCode::Manifest,
+              {"/derive/unused", "unknown function 'frobnicate'"});
+  // Builtins, methods and names the scope will hold are fine without being evaluated.
+  Json fine = readJson(kSpec21Add);
+  fine["derive"] =
+      Json::object({{"a", "ceilDiv(numel(shapes.a), 4)"}, {"b", "'x,y'.split(',')"}, {"c", "undefinedYet"}});
+  EXPECT_NO_THROW(parseManifest(fine));
+}
+
+// Issue 28: fixture data is checked against its tensor's shape and dtype when test.json loads: a
+// count that disagrees with the shape, and integers that cannot be stored (which used to surface
+// only when the case ran).
+TEST(Hardening, TestJsonDataMustFitShapeAndDtype) {
+  auto testFile = [](const std::string& dtype, const Json& shape, const Json& data) {
+    Json input = {{"dtype", dtype}, {"shape", shape}, {"data", data}};
+    Json c = {{"name", "c"},
+              {"inputs", {{"X", input}}},
+              {"outputs", {{"Y", {{"dtype", "float32"}, {"shape", {2}}}}}}};
+    return Json{{"cases", Json::array({c})}};
+  };
+  auto values = [](Json v) { return Json{{"kind", "values"}, {"values", v}}; };
+  auto random = [](double lo, double hi) {
+    return Json{{"kind", "random"}, {"seed", 1}, {"min", lo}, {"max", hi}};
+  };
+  EXPECT_NO_THROW(parseTestFile(testFile("float16", {2}, values({1.5, 65504.0}))));
+  EXPECT_NO_THROW(parseTestFile(testFile("float32", {2}, values({"NaN", "-Infinity"}))));
+  // Floats beyond their range are infinities on purpose (FastGelu's *_infinite_inputs cases).
+  EXPECT_NO_THROW(parseTestFile(testFile("float16", {2}, values({1, 70000}))));
+  EXPECT_NO_THROW(parseTestFile(testFile("float32", {1}, values({1e39}))));
+  EXPECT_NO_THROW(parseTestFile(testFile("uint8", {4}, random(0, 256))));
+  expectError(
+      [&] {
+        parseTestFile(testFile("float32", {2, 2}, values({1, 2, 3})));
+      },
+      ErrorCode::Manifest, {"/cases/0/inputs/X/data", "3 values for shape of 4 elements"});
+  expectError(
+      [&] {
+        parseTestFile(testFile("int32", {2}, values({1, 2.5})));
+      },
+      ErrorCode::Manifest, {"/cases/0/inputs/X/data", "value 1 = 2.5 does not fit int32"});
+  expectError([&] { parseTestFile(testFile("int32", {1}, values({"NaN"}))); }, ErrorCode::Manifest,
+              {"value 0 = nan does not fit int32"});
+  expectError(
+      [&] {
+        parseTestFile(testFile("uint8", {1}, Json{{"kind", "fill"}, {"value", 300}}));
+      },
+      ErrorCode::Manifest, {"fill value = 300 does not fit uint8"});
+  expectError([&] { parseTestFile(testFile("int8", {4}, random(0, 1000))); }, ErrorCode::Manifest,
+              {"random max (largest value) = 999 does not fit int8"});
+  // Expected outputs too.
+  Json bad = testFile("float32", {2}, values({1, 2}));
+  bad["cases"][0]["outputs"]["Y"] = {{"dtype", "int32"}, {"shape", {1}}, {"data", values({3e9})}};
+  expectError([&] { parseTestFile(bad); }, ErrorCode::Manifest,
+              {"/cases/0/outputs/Y/data", "does not fit int32"});
 }
 
 }  // namespace
