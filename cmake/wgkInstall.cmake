@@ -41,6 +41,16 @@ if(NOT WGK_INSTALL)
   return()
 endif()
 
+# Stripped by default in optimised builds: the default RelWithDebInfo tree installs 314 MB with its
+# debug info (bin/wgk 191 MB, libwgk.so 98 MB) and about 33 MB stripped. The same as `cmake --install
+# --strip`; -DWGK_INSTALL_STRIP=OFF keeps the debug info. Debug builds are never stripped. The rule
+# comes before every other install rule (CMP0082: a directory's rules run in the order written),
+# for every component.
+option(WGK_INSTALL_STRIP "strip installed binaries of Release, RelWithDebInfo and MinSizeRel builds" ON)
+if(WGK_INSTALL_STRIP AND CMAKE_BUILD_TYPE MATCHES "^(Release|RelWithDebInfo|MinSizeRel)$")
+  install(CODE "set(CMAKE_INSTALL_DO_STRIP TRUE)" ALL_COMPONENTS)
+endif()
+
 install(TARGETS wgk EXPORT wgkTargets COMPONENT library
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(DIRECTORY include/wgk DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT library)

@@ -31,6 +31,14 @@ for f in lib/libwgk.so include/wgk/wgk.h lib/cmake/wgk/wgkConfig.cmake lib/pkgco
 done
 [[ ! -e "$work/library-only/bin" ]] || fail "the library component installed bin/"
 [[ -x "$work/staged/bin/wgk" ]] || fail "the full install lacks bin/wgk"
+# Optimised builds install stripped (cmake/wgkInstall.cmake, WGK_INSTALL_STRIP): no debug sections.
+build_type=$(sed -n 's/^CMAKE_BUILD_TYPE:[A-Z]*=//p' "$bin/CMakeCache.txt")
+install_strip=$(sed -n 's/^WGK_INSTALL_STRIP:[A-Z]*=//p' "$bin/CMakeCache.txt")
+if [[ "$build_type" =~ ^(Release|RelWithDebInfo|MinSizeRel)$ && "${install_strip:-ON}" == ON ]]; then
+  for f in staged/bin/wgk staged/lib/libwgk.so library-only/lib/libwgk.so; do
+    ! readelf -S "$work/$f" | grep -qE '\.debug_(info|line)' || fail "$f keeps its debug info ($build_type install)"
+  done
+fi
 
 # Public headers name only standard headers and each other (no third-party header).
 while read -r line; do
