@@ -12,7 +12,7 @@
 # tune, peers' output, h200.log) end up in one logs.tar.gz. Every package, every bench
 # case, every eligible variant; budget about 9 minutes (tests <= 3 x 150 s but about 1 minute in
 # practice, bench <= 330 s, peers <= 200 s, each cut off by timeout).
-# Decode chains (issue 14, docs/performance.md "Decode chains"): `wgk chain --out chain-h200.json`
+# Decode chains (issue 14, docs/performance.md "Decode chains"): `wgk chain --full --out chain-h200.json`
 # (every embedded package's decode cases and the decode step, unbatched / batched / replayed, pinned
 # to CPUs ${WGK_H200_PIN:-4,5}) and its torch peers (tools/peers/torch_chain_peers.py: eager and CUDA
 # graph, rows under "chains" in peers.json) run after the other peers, only while the call's budget
@@ -106,7 +106,7 @@ if [[ "$chain" != 0 ]]; then
     command -v taskset >/dev/null && [[ -n "${WGK_H200_PIN:-4,5}" ]] && pin=(taskset -c "${WGK_H200_PIN:-4,5}")
     say "wgk chain (${left}s left)"
     timeout $((left - 60 < 150 ? left - 60 : 150)) env OUT="$out" "${pin[@]}" bash "$root/scripts/h200.sh" chain \
-      --offline --out "$out/chain-h200.json" || { say "wgk chain failed (exit $?)"; rc=1; }
+      --full --offline --out "$out/chain-h200.json" || { say "wgk chain failed (exit $?)"; rc=1; }
     [[ -f "$out/wgk.stdout" ]] && cp "$out/wgk.stdout" "$out/chain-table.txt"
     left=$((budget - SECONDS))
     if ((left >= 30)); then

@@ -1,9 +1,11 @@
-// wgk chain [PACKAGE...] [--calls N] [--repeat R] [--batch B] [--tag TAG | --case NAME]
+// wgk chain [PACKAGE...] [--full] [--calls N] [--repeat R] [--batch B] [--tag TAG | --case NAME]
 //   [--step | --no-step] [--step-hidden H] [--warm-calls N] [--json] [--out FILE] [hub options]
 // Per-op time of N back-to-back calls on GPU-resident tensors (issue 14), for each package's
-// decode cases and the decode step (FastGelu -> RMSNormalization -> GemmaRotaryEmbedding -> Add),
-// unbatched, batched and replayed (src/harness/chain_runner.h), with the warm single-call host
-// time. A table on stdout (or the JSON with --json), progress on stderr, the evidence file with
+// smoke cases (default: a quick look, under a minute on lavapipe) or decode cases (--full: 2000
+// calls x 5 repetitions, the H200 measurement), and the decode step (FastGelu -> RMSNormalization ->
+// GemmaRotaryEmbedding -> Add), unbatched, batched and replayed (src/harness/chain_runner.h), with the warm
+// single-call host time. A table on stdout (or the JSON with --json), progress on stderr, the evidence file
+// with
 // --out. Exit 1 when a chain or a mode failed, or batched/replayed buffers differ from single calls.
 #include <algorithm>
 #include <cstdio>
@@ -18,10 +20,21 @@
 namespace wgk::cli {
 namespace {
 
+// The default run is small so that `wgk chain` alone answers quickly anywhere (the decode cases
+// include 512 MiB GEMVs, hours on a CPU rasterizer); --full is the measurement of the decode set.
+// An option given explicitly wins over both.
+struct ChainSizes {
+  const char* tag;
+  int64_t calls;
+  int repeat, warmCalls;
+};
+constexpr ChainSizes kQuick{"smoke", 100, 3, 20};
+constexpr ChainSizes kFull{"decode", 2000, 5, 200};
+
 struct ChainArgs {
   std::vector<std::string> packages;
   harness::ChainOptions options;
-  bool step = false, noStep = false, json = false;
+  bool full = false, step = false, noStep = false, json = false;
   int64_t stepHidden = 2048;
   std::string out;
   HubCliOptions hub;
@@ -130,18 +143,26 @@ void addChainCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
       "chain", "Per-op time of N back-to-back calls at decode sizes: unbatched, batched, replayed");
   cmd->add_option("packages", a->packages, "repo ids or package folders (default: every embedded package)");
-  cmd->add_option("--calls,-n", a->options.calls, "calls per chain and repetition (default 2000)")
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--repeat", a->options.repeat, "timed repetitions per mode (default 5)")
-      ->check(CLI::PositiveNumber);
+  cmd->add_flag("--full", a->full,
+                "the decode cases, 2000 calls, 5 repetitions, 200 warm calls (default: the smoke cases, 100 "
+                "calls, 3 repetitions, 20 warm calls: under a minute on lavapipe)");
+  auto* calls = cmd->add_option("--calls,-n", a->options.calls,
+                                "calls per chain and repetition (default 100; --full 2000)")
+                    ->check(CLI::PositiveNumber);
+  auto* repeat =
+      cmd->add_option("--repeat", a->options.repeat, "timed repetitions per mode (default 3; --full 5)")
+          ->check(CLI::PositiveNumber);
   cmd->add_option("--batch", a->options.batchSize, "calls per Batch in batched mode (default 0: all in one)")
       ->check(CLI::NonNegativeNumber);
-  cmd->add_option(
-         "--warm-calls", a->options.warmCalls,
-         "single calls timed one by one for the warm-call host time (default 200; 20 more with a wait)")
-      ->check(CLI::PositiveNumber);
+  auto* warm =
+      cmd->add_option("--warm-calls", a->options.warmCalls,
+                      "single calls timed one by one for the warm-call host time (default 20; --full 200; "
+                      "20 more with a wait)")
+          ->check(CLI::PositiveNumber);
   auto* kase = cmd->add_option("--case", a->options.caseName, "only this bench case");
-  cmd->add_option("--tag", a->options.tag, "bench cases with this tag (default decode)")->excludes(kase);
+  auto* tag =
+      cmd->add_option("--tag", a->options.tag, "bench cases with this tag (default smoke; --full decode)")
+          ->excludes(kase);
   auto* step = cmd->add_flag("--step", a->step, "also run the decode step when packages are named");
   cmd->add_flag("--no-step", a->noStep, "skip the decode step")->excludes(step);
   cmd->add_option("--step-hidden", a->stepHidden,
@@ -149,7 +170,12 @@ void addChainCommand(CLI::App& app) {
   cmd->add_flag("--json", a->json, "print the evidence JSON on stdout instead of the table");
   cmd->add_option("--out", a->out, "write the evidence file (format wgk-chain/2)");
   addHubOptions(cmd, a->hub);
-  cmd->callback([a] {
+  cmd->callback([a, calls, repeat, warm, tag] {
+    const ChainSizes& z = a->full ? kFull : kQuick;
+    if (!*tag) a->options.tag = z.tag;
+    if (!*calls) a->options.calls = z.calls;
+    if (!*repeat) a->options.repeat = z.repeat;
+    if (!*warm) a->options.warmCalls = z.warmCalls;
     a->options.callWaitCalls = std::min(a->options.callWaitCalls, a->options.warmCalls);
     runChains(*a);
   });
