@@ -202,7 +202,8 @@ TEST(RuntimeErrorsMisc, EmptyKernelAndUnknownPackage) {
   expectError(ErrorCode::InvalidArgument, {"empty wgk::Kernel"}, [&] { empty({}); });
   // Offline, so the answer does not depend on the network.
   std::shared_ptr<Runtime> offline = Runtime::create({.offline = true});
-  expectError(ErrorCode::NotFound, {"com.example.Nope", "not in the cache", "offline"},
+  expectError(ErrorCode::NotFound,
+              {"unknown package webgpu-kernels/com.example.Nope", "not embedded or cached", "offline"},
               [&] { offline->load("webgpu-kernels/com.example.Nope"); });
   Kernel gelu = offline->load(std::string("webgpu-kernels/") + kGelu);
   std::map<std::string, HostTensor> in{{"X", rnd(DType::Float32, {2, 8}, 17)}};
