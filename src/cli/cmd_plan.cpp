@@ -32,7 +32,7 @@ DeviceProfile profileForPlan(const std::string& pathOrEmpty) {
   return DeviceProfile::load(pathOrEmpty);
 }
 
-// "x=float16:2x8", "s=float32:" (rank 0), "s=float32:scalar".
+// "x=float16:2x8" (or "x=f16:2x8"), "s=float32:" (rank 0), "s=float32:scalar".
 std::pair<std::string, plan::TensorDesc> parseInputSpec(const std::string& spec) {
   auto bad = [&](const std::string& why) -> Error {
     return Error(ErrorCode::InvalidArgument,
@@ -44,8 +44,8 @@ std::pair<std::string, plan::TensorDesc> parseInputSpec(const std::string& spec)
   if (colon == std::string::npos) throw bad("missing ':' after the dtype");
   plan::TensorDesc t;
   const std::string dtype = spec.substr(eq + 1, colon - eq - 1);
-  auto dt = dtypeFromName(dtype);
-  if (!dt) throw bad("unknown dtype '" + dtype + "'");
+  auto dt = dtypeFromCliName(dtype);
+  if (!dt) throw bad("unknown dtype '" + dtype + "' (known: " + cliDtypeNames() + ")");
   t.dtype = *dt;
   const std::string dims = spec.substr(colon + 1);
   if (!dims.empty() && dims != "scalar") {

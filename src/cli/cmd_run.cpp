@@ -27,7 +27,8 @@ void addRunCommand(CLI::App& app) {
   auto* cmd = app.add_subcommand("run", "Run a kernel on .npy inputs and write its outputs as .npy files");
   cmd->add_option("package", s->package, "repo id (webgpu-kernels/<domain>.<Op>) or package folder")->required();
   cmd->add_option("--input,-i", s->inputs, "NAME=FILE.npy or NAME=FILE.safetensors[:TENSOR] (args names)");
-  cmd->add_option("--cast", s->cast, "read float64 inputs as this dtype")->check(CLI::IsMember({"float32", "float16"}));
+  cmd->add_option("--cast", s->cast, "read float64 inputs as this dtype")
+      ->check(CLI::IsMember({"float32", "float16", "f32", "f16"}));
   cmd->add_option("--attr,-a", s->attrs, "NAME=VALUE (VALUE read as JSON, else as a string)");
   cmd->add_option("--arg", s->args, "NAME=VALUE: a scalar arg of a spec 2.1 package (VALUE read as JSON)");
   cmd->add_option("--variant", s->variant, "force this variant (must be eligible)");
@@ -42,7 +43,7 @@ void addRunCommand(CLI::App& app) {
       auto [name, file] = wgk::cli::splitAssignment(in, "--input");
       if (tensors.count(name)) throw wgk::Error(wgk::ErrorCode::InvalidArgument, "input '" + name + "' is given twice");
       std::optional<wgk::DType> cast;
-      if (!s->cast.empty()) cast = wgk::parseDType(s->cast);
+      if (!s->cast.empty()) cast = wgk::cli::dtypeFromCliName(s->cast);
       tensors.emplace(name, wgk::withContext("while reading input " + name, [&] { return wgk::readTensorFile(file, name, cast); }));
     }
     wgk::CallOptions options;

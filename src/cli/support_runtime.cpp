@@ -56,4 +56,30 @@ std::map<std::string, Attribute> parseAttributes(const std::vector<std::string>&
   return out;
 }
 
+namespace {
+// The short spelling of each dtype (the order of cliDtypeNames' list).
+constexpr std::pair<DType, std::string_view> kShortNames[] = {
+    {DType::Float32, "f32"}, {DType::Float16, "f16"}, {DType::Int32, "i32"},
+    {DType::Uint32, "u32"},  {DType::Int8, "i8"},     {DType::Uint8, "u8"},
+    {DType::Int16, "i16"},   {DType::Int64, "i64"},   {DType::Bool, "bool"},
+};
+}  // namespace
+
+std::optional<DType> dtypeFromCliName(std::string_view name) {
+  if (auto t = dtypeFromName(name)) return t;
+  for (const auto& [t, shortName] : kShortNames)
+    if (shortName == name) return t;
+  return std::nullopt;
+}
+
+std::string cliDtypeNames() {
+  std::string out;
+  for (const auto& [t, shortName] : kShortNames) {
+    const std::string_view full = dtypeName(t);
+    out += (out.empty() ? "" : ", ") + std::string(full) +
+           (full == shortName ? "" : " (" + std::string(shortName) + ")");
+  }
+  return out;
+}
+
 }  // namespace wgk::cli

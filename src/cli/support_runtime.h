@@ -4,12 +4,14 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "core/shape_text.h"
 #include "cli/support_hub_options.h"
+#include "core/shape_text.h"
 #include "wgk/runtime.h"
 
 namespace wgk::cli {
@@ -23,5 +25,12 @@ std::vector<std::string> embeddedPackageRepos();
 // "NAME=REST" -> (NAME, REST); Error(InvalidArgument) naming `what` when malformed.
 std::pair<std::string, std::string> splitAssignment(const std::string& text, const std::string& what);
 std::map<std::string, Attribute> parseAttributes(const std::vector<std::string>& assignments);
+// A dtype as a command line names it: a manifest name ("float16"), or the short name wgk prints
+// elsewhere (the WGSL scalar "f16" of `dtypes.T == "f16"` in `wgk info`, "i8", ...). Only the CLI
+// takes the short names; manifests keep the one spelling. nullopt when neither.
+std::optional<DType> dtypeFromCliName(std::string_view name);
+// Every spelling dtypeFromCliName accepts, for error messages: "float32 (f32), float16 (f16), ...".
+std::string cliDtypeNames();
+
 
 }  // namespace wgk::cli
