@@ -65,6 +65,11 @@ PlannedBinding planUniform(const package::BindingSpec& b, const expr::Scope& sco
     values.push_back(std::move(value));
   }
   pb.uniformBytes = packUniforms(fields, values, b.uniform->name);
+  // An integer field shows the integer it was packed as (a float expression such as `n / 4` would
+  // otherwise print as `count = 16777216.0`); packUniforms has checked that the value is integral.
+  for (size_t i = 0; i < pb.uniforms.size(); ++i)
+    if (pb.uniformTypes[i] != "f32")
+      pb.uniforms[i].second = expr::Value(detail::valueToInt(pb.uniforms[i].second, pb.uniforms[i].first));
   return pb;
 }
 
