@@ -109,8 +109,8 @@ nlohmann::json contractJson(const wgk::package::Manifest& m, const wgk::PackageS
 }
 
 void printText(const nlohmann::json& j) {
-  std::cout << j["package"].get<std::string>() << "  (" << j["origin"].get<std::string>()
-            << (j["revision"].get<std::string>().empty() ? "" : " " + j["revision"].get<std::string>())
+  std::cout << j["package"].get<std::string>() << "  ("
+            << wgk::cli::sourceLabel(j["origin"].get<std::string>(), j["revision"].get<std::string>())
             << ")\n"
             << j["description"].get<std::string>()
             << "\nmanifest dialect: " << j["dialect"].get<std::string>() << "\n\nInputs:\n";

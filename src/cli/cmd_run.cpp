@@ -81,8 +81,7 @@ void addRunCommand(CLI::App& app) {
                                           {"readback", r.timings.readbackUs}, {"total", r.timings.totalUs}}}};
       std::cout << j.dump(2) << "\n";
     } else {
-      std::cout << src.opId << " (" << src.origin << (src.revision.empty() ? "" : " " + src.revision)
-                << "): variant " << r.variant << " (" << r.selectedBy << ")\n";
+      std::cout << src.opId << " (" << wgk::cli::sourceLabel(src.origin, src.revision) << "): variant " << r.variant << " (" << r.selectedBy << ")\n";
       for (const auto& [name, o] : outputs.items())
         std::cout << "  " << name << ": " << o["dtype"].get<std::string>() << " " << o["shape"].dump() << " -> "
                   << o["file"].get<std::string>() << "\n";

@@ -65,6 +65,14 @@ constexpr std::pair<DType, std::string_view> kShortNames[] = {
 };
 }  // namespace
 
+std::string sourceLabel(const std::string& origin, const std::string& revision) {
+  if (revision.empty()) return origin;
+  const std::string prefix = origin + ":";
+  if (origin == "embedded" && revision.rfind(prefix, 0) == 0)
+    return "embedded copy " + revision.substr(prefix.size());
+  return origin + " " + revision;
+}
+
 std::optional<DType> dtypeFromCliName(std::string_view name) {
   if (auto t = dtypeFromName(name)) return t;
   for (const auto& [t, shortName] : kShortNames)

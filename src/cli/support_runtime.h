@@ -25,6 +25,10 @@ std::vector<std::string> embeddedPackageRepos();
 // "NAME=REST" -> (NAME, REST); Error(InvalidArgument) naming `what` when malformed.
 std::pair<std::string, std::string> splitAssignment(const std::string& text, const std::string& what);
 std::map<std::string, Attribute> parseAttributes(const std::vector<std::string>& assignments);
+// Where a loaded package came from, for a text header: "cache 1f2e...", "path", and for an
+// embedded package (whose display revision is "embedded:<sha>") "embedded copy <sha>", not
+// "embedded embedded:<sha>".
+std::string sourceLabel(const std::string& origin, const std::string& revision);
 // A dtype as a command line names it: a manifest name ("float16"), or the short name wgk prints
 // elsewhere (the WGSL scalar "f16" of `dtypes.T == "f16"` in `wgk info`, "i8", ...). Only the CLI
 // takes the short names; manifests keep the one spelling. nullopt when neither.
