@@ -1,5 +1,6 @@
 // The mechanical parts of a plan: WGSL declarations, uniform packing, dispatch folding, the JSON
 // and text forms, and the request key.
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -255,12 +256,23 @@ std::string Plan::toText(bool withWgsl) const {
   }
   if (!preferenceIgnored.empty()) out += "tuning ignored: " + preferenceIgnored + "\n";
   out += "\nvariants:\n";
+  // Listed in the order selection considers them (highest priority first, manifest order among
+  // equals), with the id column as wide as the longest id so the columns line up.
+  std::vector<const VariantVerdict*> ordered;
+  size_t idWidth = 0;
   for (const auto& v : variants) {
-    const char* mark = v.id == variant ? "*" : " ";
-    std::string verdict = !v.eligible ? "ineligible: " + v.reason
-                          : v.demoted ? "eligible, " + v.reason
-                                      : "eligible";
-    out += fmt::format(" {} {:<24} priority {:<6} {}\n", mark, v.id, v.priority, verdict);
+    ordered.push_back(&v);
+    idWidth = std::max(idWidth, v.id.size());
+  }
+  std::stable_sort(ordered.begin(), ordered.end(), [](const VariantVerdict* a, const VariantVerdict* b) {
+    return a->priority > b->priority;
+  });
+  for (const VariantVerdict* v : ordered) {
+    const char* mark = v->id == variant ? "*" : " ";
+    std::string verdict = !v->eligible ? "ineligible: " + v->reason
+                          : v->demoted ? "eligible, " + v->reason
+                                       : "eligible";
+    out += fmt::format(" {} {:<{}}  priority {:<6} {}\n", mark, v->id, idWidth, v->priority, verdict);
   }
   out += "\noutputs:\n";
   for (const auto& o : outputs)
