@@ -119,7 +119,19 @@ int run(int argc, char** argv) {
     asWgkErrors([&] { app.parse(argc, argv); });
     rc = exitCode().value;
   } catch (const CLI::ParseError& e) {
-    rc = app.exit(e) == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) {
+      rc = app.exit(e);  // --help or --version: CLI11 prints them
+    } else {
+      // A usage error reads like every other error (`wgk: error [invalid-argument]: ...`, exit 2),
+      // not as CLI11's bare "--output-dir is required / Run with --help ...".
+      std::string sub;
+      for (int i = 1; i < argc && sub.empty(); ++i)
+        for (CLI::App* s : app.get_subcommands([](CLI::App*) { return true; }))
+          if (s->get_name() == argv[i]) sub = s->get_name() + " ";
+      std::cerr << "wgk: error [" << errorCodeName(ErrorCode::InvalidArgument) << "]: " << e.what()
+                << " (see wgk " << sub << "--help)\n";
+      rc = 2;
+    }
   } catch (const Error& e) {
     std::cerr << "wgk: error [" << errorCodeName(e.code()) << "]: " << e.what() << "\n";
     rc = exitCodeFor(e.code());
