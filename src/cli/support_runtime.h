@@ -36,5 +36,4 @@ std::optional<DType> dtypeFromCliName(std::string_view name);
 // Every spelling dtypeFromCliName accepts, for error messages: "float32 (f32), float16 (f16), ...".
 std::string cliDtypeNames();
 
-
 }  // namespace wgk::cli
