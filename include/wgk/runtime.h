@@ -197,6 +197,12 @@ class Runtime {
 
   DeviceTensor allocate(DType dtype, const Shape& shape);
   DeviceTensor upload(const HostTensor& tensor);
+  // Copies host data into an existing device tensor (a DeviceTensor's view or a caller's
+  // GpuTensor, offset included): same dtype and element count, else Error(InvalidArgument).
+  // Queue-ordered like a submit: calls, batches and replays submitted later read the new data,
+  // those submitted earlier the old. How a model feeds a captured graph its per-token inputs.
+  void write(const GpuTensor& dst, const HostTensor& src);
+  void write(const DeviceTensor& dst, const HostTensor& src) { write(dst.view(), src); }
   HostTensor download(const GpuTensor& tensor);
   HostTensor download(const DeviceTensor& tensor) { return download(tensor.view()); }
   void waitIdle();  // blocks until all submitted work has finished

@@ -5,5 +5,6 @@
 #include "wgk/device.h"
 #include "wgk/dtype.h"
 #include "wgk/error.h"
+#include "wgk/model.h"
 #include "wgk/runtime.h"
 #include "wgk/tensor.h"

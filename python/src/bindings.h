@@ -46,7 +46,8 @@ void bindTensors(py::module_& m);  // DeviceTensor
 void bindKernel(py::module_& m);   // Kernel, CallResult
 void bindRuntime(py::module_& m);  // Runtime
 void bindCli(py::module_& m);      // _cli_main
-void bindBatch(py::module_& m);    // Batch, Graph, Runtime.batch, Runtime.capture (after bindRuntime)
+void bindBatch(py::module_& m);
+void bindModel(py::module_& m);   // Gemma, Generation    // Batch, Graph, Runtime.batch, Runtime.capture (after bindRuntime)
 
 // A tensor argument's value as a DeviceTensor, when it is one.
 const PyDeviceTensor* asDeviceTensor(py::handle v);

@@ -11,6 +11,7 @@ PYBIND11_MODULE(_wgk, m) {
   wgk::python::bindKernel(m);
   wgk::python::bindRuntime(m);
   wgk::python::bindBatch(m);
+  wgk::python::bindModel(m);
   wgk::python::bindCli(m);
   m.attr("__version__") = WGK_VERSION;
 }

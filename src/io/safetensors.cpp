@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <bit>
+#include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string_view>
@@ -28,6 +30,13 @@ constexpr StDType kDTypes[] = {
     {"U32", DType::Uint32},  {"I8", DType::Int8},     {"U8", DType::Uint8},
     {"I16", DType::Int16},   {"I64", DType::Int64},   {"BOOL", DType::Bool},
 };
+// Stored types wgk has no DType for, which a header may still describe (the caller converts them:
+// a model loader widens or narrows bfloat16 weights itself).
+struct RawDType {
+  std::string_view name;
+  uint64_t bytes;
+};
+constexpr RawDType kRawDTypes[] = {{"BF16", 2}, {"F64", 8}};
 
 std::string supportedList() {
   std::string s;
@@ -39,6 +48,14 @@ DType dtypeFromName(const std::string& tensor, const std::string& name) {
   for (const auto& d : kDTypes)
     if (d.name == name) return d.dtype;
   bad("tensor '" + tensor + "' has unsupported dtype '" + name + "' (supported: " + supportedList() + ")");
+}
+
+// Element bytes and the DType (nullopt for a raw-only type) of a stored dtype name.
+std::pair<uint64_t, std::optional<DType>> storedType(const std::string& tensor, const std::string& name) {
+  for (const auto& d : kRawDTypes)
+    if (d.name == name) return {d.bytes, std::nullopt};
+  const DType t = dtypeFromName(tensor, name);
+  return {dtypeBytes(t), t};
 }
 
 std::string_view nameOf(DType t) {
@@ -61,12 +78,7 @@ uint64_t offsetValue(const nlohmann::json& v, const std::string& tensor) {
   return v.get<uint64_t>();
 }
 
-struct Entry {
-  std::string name;
-  DType dtype;
-  Shape shape;
-  uint64_t begin, end;
-};
+using Entry = SafetensorsEntry;
 
 Entry parseEntry(const std::string& name, const nlohmann::json& info) {
   if (!info.is_object()) bad("tensor '" + name + "': expected an object with dtype, shape, data_offsets");
@@ -76,10 +88,14 @@ Entry parseEntry(const std::string& name, const nlohmann::json& info) {
   for (const char* k : {"dtype", "shape", "data_offsets"})
     if (!info.contains(k)) bad("tensor '" + name + "': missing field '" + k + "'");
   if (!info["dtype"].is_string()) bad("tensor '" + name + "': dtype must be a string");
-  Entry e{name, dtypeFromName(name, info["dtype"].get<std::string>()), {}, 0, 0};
+  Entry e;
+  e.name = name;
+  e.dtype = info["dtype"].get<std::string>();
+  const auto [elementBytes, wgkDtype] = storedType(name, e.dtype);
+  e.wgkDtype = wgkDtype;
   const auto& shape = info["shape"];
   if (!shape.is_array()) bad("tensor '" + name + "': shape must be an array");
-  uint64_t bytes = dtypeBytes(e.dtype);
+  uint64_t bytes = elementBytes;
   bool empty = false;
   for (const auto& d : shape) {
     if (!d.is_number_unsigned()) bad("tensor '" + name + "': shape entries must be non-negative integers");
@@ -104,28 +120,35 @@ Entry parseEntry(const std::string& name, const nlohmann::json& info) {
         std::to_string(e.begin));
   if (e.end - e.begin != bytes)
     bad("tensor '" + name + "': data_offsets span " + std::to_string(e.end - e.begin) + " bytes but " +
-        std::string(nameOf(e.dtype)) + " shape needs " + std::to_string(bytes));
+        e.dtype + " shape needs " + std::to_string(bytes));
   return e;
 }
-}  // namespace
 
-SafetensorsFile parseSafetensors(std::span<const std::byte> bytes) {
-  if (bytes.size() < 8) bad("shorter than the 8-byte header length");
+uint64_t headerLength(std::span<const std::byte> bytes, uint64_t fileSize) {
+  if (fileSize < 8 || bytes.size() < 8) bad("shorter than the 8-byte header length");
   uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(bytes[i]) << (8 * i);
   if (n > kSafetensorsMaxHeaderBytes)
     bad("header length " + std::to_string(n) + " exceeds the cap of " +
         std::to_string(kSafetensorsMaxHeaderBytes));
-  if (n > bytes.size() - 8)
-    bad("truncated header (length " + std::to_string(n) + ", file has " + std::to_string(bytes.size() - 8) +
+  if (n > fileSize - 8)
+    bad("truncated header (length " + std::to_string(n) + ", file has " + std::to_string(fileSize - 8) +
         " bytes after the length)");
+  return n;
+}
+}  // namespace
+
+SafetensorsHeader parseSafetensorsHeader(std::span<const std::byte> bytes, uint64_t fileSize) {
+  const uint64_t n = headerLength(bytes, fileSize);
+  if (n > bytes.size() - 8) bad("the header is cut short (" + std::to_string(bytes.size()) + " bytes given)");
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + 8, n);
   if (text.empty() || text.front() != '{') bad("header does not start with '{'");
   const nlohmann::json header = parseUniqueKeys(text);
   if (!header.is_object()) bad("header is not a JSON object");
 
-  SafetensorsFile file;
-  std::vector<Entry> entries;
+  SafetensorsHeader file;
+  file.dataStart = 8 + n;
+  std::vector<Entry>& entries = file.entries;
   for (const auto& [key, value] : header.items()) {
     if (key == "__metadata__") {
       if (!value.is_object()) bad("__metadata__ must be an object of strings");
@@ -139,7 +162,7 @@ SafetensorsFile parseSafetensors(std::span<const std::byte> bytes) {
   }
 
   // The tensors must tile the buffer: sorted by begin, each starts where the previous ended.
-  const uint64_t bufferSize = bytes.size() - 8 - n;
+  const uint64_t bufferSize = fileSize - 8 - n;
   std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
     return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
   });
@@ -156,15 +179,39 @@ SafetensorsFile parseSafetensors(std::span<const std::byte> bytes) {
   }
   if (cursor != bufferSize)
     bad(std::to_string(bufferSize - cursor) + " trailing bytes in the data buffer belong to no tensor");
+  return file;
+}
 
-  const std::byte* data = bytes.data() + 8 + n;
-  for (Entry& e : entries) {
+SafetensorsHeader readSafetensorsHeader(const std::string& path) {
+  return withContext("while reading " + path, [&] {
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) throw Error(ErrorCode::Io, "cannot open " + path + ": " + std::strerror(errno));
+    const uint64_t fileSize = static_cast<uint64_t>(in.tellg());
+    std::vector<std::byte> head(std::min<uint64_t>(fileSize, 8));
+    in.seekg(0);
+    in.read(reinterpret_cast<char*>(head.data()), static_cast<std::streamsize>(head.size()));
+    const uint64_t n = headerLength(head, fileSize);
+    head.resize(8 + n);
+    in.read(reinterpret_cast<char*>(head.data()) + 8, static_cast<std::streamsize>(n));
+    if (!in) throw Error(ErrorCode::Io, "cannot read the header of " + path);
+    return parseSafetensorsHeader(head, fileSize);
+  });
+}
+
+SafetensorsFile parseSafetensors(std::span<const std::byte> bytes) {
+  SafetensorsHeader header = parseSafetensorsHeader(bytes, bytes.size());
+  SafetensorsFile file;
+  file.metadata = std::move(header.metadata);
+  const std::byte* data = bytes.data() + header.dataStart;
+  for (Entry& e : header.entries) {
+    if (!e.wgkDtype)
+      bad("tensor '" + e.name + "' has unsupported dtype '" + e.dtype + "' (supported: " + supportedList() + ")");
     std::vector<std::byte> b(data + e.begin, data + e.end);
-    if (e.dtype == DType::Bool)
+    if (*e.wgkDtype == DType::Bool)
       for (size_t i = 0; i < b.size(); ++i)
         if (static_cast<uint8_t>(b[i]) > 1)
           bad("tensor '" + e.name + "': BOOL element " + std::to_string(i) + " is neither 0 nor 1");
-    file.tensors.emplace(e.name, HostTensor(e.dtype, std::move(e.shape), std::move(b)));
+    file.tensors.emplace(e.name, HostTensor(*e.wgkDtype, std::move(e.shape), std::move(b)));
   }
   return file;
 }

@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -29,6 +30,26 @@ struct SafetensorsFile {
 };
 
 SafetensorsFile parseSafetensors(std::span<const std::byte> bytes);
+
+// One tensor a header describes, for readers that fetch the data themselves (a model's weights:
+// gigabytes, read tensor by tensor). BF16 and F64 are described (wgkDtype empty) but
+// parseSafetensors refuses them.
+struct SafetensorsEntry {
+  std::string name;
+  std::string dtype;               // as stored: "F16", "BF16", "F32", ...
+  std::optional<DType> wgkDtype;   // nullopt for BF16 and F64
+  Shape shape;
+  uint64_t begin = 0, end = 0;     // byte range in the data buffer (add dataStart for the file)
+};
+struct SafetensorsHeader {
+  std::vector<SafetensorsEntry> entries;  // sorted by begin
+  std::map<std::string, std::string> metadata;
+  uint64_t dataStart = 0;                 // file offset of the data buffer
+};
+// The checks parseSafetensors makes, on the header alone: `bytes` holds at least the length and
+// the header, `fileSize` is the whole file's size (the tensors must tile the rest exactly).
+SafetensorsHeader parseSafetensorsHeader(std::span<const std::byte> bytes, uint64_t fileSize);
+SafetensorsHeader readSafetensorsHeader(const std::string& path);  // reads only the header
 // Tensors are laid out in name order; the header is padded with spaces to a multiple of 8 bytes.
 std::vector<std::byte> encodeSafetensors(const std::map<std::string, HostTensor>& tensors,
                                          const std::map<std::string, std::string>& metadata = {});

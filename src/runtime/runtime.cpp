@@ -112,6 +112,32 @@ DeviceTensor RuntimeImpl::upload(const HostTensor& tensor) {
   return t;
 }
 
+void RuntimeImpl::write(const GpuTensor& dst, const HostTensor& src) {
+  checkGpuTensor("write", dst, /*forBinding=*/false);
+  if (dst.dtype != src.dtype() || numel(dst.shape) != src.numel())
+    throw Error(ErrorCode::InvalidArgument,
+                "write: the host tensor is " + std::string(dtypeName(src.dtype())) + " with " +
+                    std::to_string(src.numel()) + " elements, the device tensor " +
+                    std::string(dtypeName(dst.dtype)) + " with " + std::to_string(numel(dst.shape)));
+  if (src.byteSize() == 0) return;
+  const runtime::StorageLayout layout = runtime::storageFor(nullptr, src.dtype());
+  // WebGPU writes whole 4-byte words: a partial last word would overwrite what follows the
+  // tensor in its buffer (another view's data), so it is refused rather than padded.
+  if (layout.identity() && src.byteSize() % 4 != 0)
+    throw Error(ErrorCode::InvalidArgument,
+                "write: " + std::to_string(src.byteSize()) +
+                    " bytes is not a whole number of 4-byte words (WebGPU writes words); a float16 "
+                    "tensor needs an even element count");
+  std::lock_guard lock(gpuMutex_);
+  recoverLocked();
+  if (layout.identity()) {
+    device_.write(dst.buffer, dst.offset, src.bytes().data(), src.byteSize());
+  } else {
+    const std::vector<std::byte> words = runtime::toDevice(src, layout, "write");
+    device_.write(dst.buffer, dst.offset, words.data(), words.size());
+  }
+}
+
 void RuntimeImpl::checkGpuTensor(const std::string& name, const GpuTensor& t, bool forBinding) {
   if (!t.buffer) throw Error(ErrorCode::InvalidArgument, "GPU tensor '" + name + "' has no buffer");
   if (t.offset % 4 != 0)
@@ -200,6 +226,9 @@ DeviceTensor Runtime::allocate(DType dtype, const Shape& shape) {
 }
 DeviceTensor Runtime::upload(const HostTensor& tensor) {
   return impl_->upload(tensor);
+}
+void Runtime::write(const GpuTensor& dst, const HostTensor& src) {
+  impl_->write(dst, src);
 }
 HostTensor Runtime::download(const GpuTensor& tensor) {
   return impl_->download(tensor);

@@ -205,6 +205,7 @@ class RuntimeImpl {
   Graph capture(const std::function<void(Batch&)>& record);
   DeviceTensor allocate(DType dtype, const Shape& shape);
   DeviceTensor upload(const HostTensor& tensor);
+  void write(const GpuTensor& dst, const HostTensor& src);
   HostTensor download(const GpuTensor& tensor);
   void waitIdle();
   CacheStats cacheStats() const;

@@ -1,0 +1,91 @@
+// Internals of wgk::Gemma (include/wgk/model.h): the kernels, the prepared weights, the static
+// per-token buffers and the captured decode graph.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "wgk/batch.h"
+#include "wgk/model.h"
+
+namespace wgk {
+
+namespace model {
+
+// The kernels a Gemma step calls: every computation of the model is one of these.
+struct Kernels {
+  Kernel gather, mul, add, transpose, matmul, rmsNorm, rotary, scatter, softmax, gelu, argmax;
+  static Kernels load(Runtime& rt);
+};
+
+// Row blocks of a fused projection weight W [rows, in] (Hugging Face's [out, in] blocks stacked,
+// each starting at a row whose byte offset in a [1, rows] output is a multiple of the storage
+// offset alignment, so each block of the product is a bindable view).
+struct Blocks {
+  std::vector<int64_t> start, size;
+  int64_t rows = 0;
+  int64_t add(int64_t n, int64_t alignRows);  // returns the block's index
+  bool padded() const;                        // rows between blocks exist (they must be zero)
+};
+
+struct Layer {
+  DeviceTensor inputNorm, postNorm;  // 1 + weight, [hidden]
+  DeviceTensor qkvT;                 // [hidden, qkv.rows]: blocks q, k, v, q_rot, k_rot
+  DeviceTensor oT;                   // [heads * head_dim, hidden]
+  DeviceTensor gateUpT;              // [hidden, mlp.rows]: blocks gate, up
+  DeviceTensor downT;                // [intermediate, hidden]
+  DeviceTensor keyT, value;          // caches [1, kv, head_dim, max] and [1, kv, max, head_dim]
+};
+enum QkvBlock { kQ = 0, kK, kV, kQRot, kKRot };
+enum MlpBlock { kGate = 0, kUp };
+
+}  // namespace model
+
+class GemmaImpl {
+ public:
+  GemmaImpl(std::shared_ptr<Runtime> rt, GemmaConfig config, const GemmaOptions& options);
+  void loadWeights(const std::string& modelDir);  // gemma_weights.cpp
+  void buildDecode();                            // gemma_step.cpp: buffers + graph
+  GenerateResult generate(const std::vector<int64_t>& prompt, const GenerateOptions& options);
+
+  // One decode step for the token in tokenBuf at position `pos` (the per-token inputs are written
+  // before): recorded into `b` (a graph capture or a batch).
+  void recordDecodeStep(Batch& b);
+  // Sets position, write index and mask for a decode step at `pos`.
+  void writeStepInputs(int64_t pos);
+  // Prefill of prompt[begin, end) at positions begin..end-1 (gemma_prefill.cpp): one batch; its
+  // last row's greedy token lands in tokenBuf and its logits in `logits`.
+  void prefillBlock(const std::vector<int64_t>& prompt, int64_t begin, int64_t end);
+  void runDecodeStep();
+  void writeToken(int64_t token);  // into tokenBuf, for prompt tokens
+  int64_t readToken();             // waits for the queue
+  std::vector<float> readLogits();
+
+  std::shared_ptr<Runtime> rt;
+  GemmaConfig cfg;
+  GemmaOptions opt;
+  int64_t maxLen = 0, block = 128;
+  DType dt = DType::Float16;
+  uint64_t weightBytes = 0;
+  model::Kernels k;
+  model::Blocks qkv, mlp;
+  std::vector<model::Layer> layers;
+  DeviceTensor embed;       // [vocab, hidden], scaled by sqrt(hidden) (the embedding scale)
+  DeviceTensor embedT;      // [hidden, vocab]: the tied lm_head
+  DeviceTensor finalNorm;   // 1 + weight
+  DeviceTensor invFreq;     // float32 [1, 1, head_dim]: concat(inv_freq, inv_freq)
+  DeviceTensor blockIndex[5];  // int64 column indices of the qkv blocks (prefill's Gather)
+  DeviceTensor mlpIndex[2];
+  // Per-token inputs of the decode graph (written before each replay) and its token feedback.
+  DeviceTensor tokenBuf;    // int64 [1]; ArgMax writes the next token here, Gather reads it
+  DeviceTensor position;    // float32 [1, 1, 1]
+  DeviceTensor writeIndex;  // int64 [1]
+  DeviceTensor mask;        // float16 [1, 1, 1, max]: 0 up to the position, -inf after
+  DeviceTensor logits;      // float16 [1, vocab] of the latest step
+  HostTensor maskHost;
+  Graph graph;
+  size_t stepCalls = 0, stepDispatches = 0;
+};
+
+}  // namespace wgk
