@@ -29,19 +29,28 @@ Call makeCall(const Kernel& kernel, const std::map<std::string, GpuTensor>& inpu
   return c;
 }
 
+// An in/out port (spec 2.1: a name in inputs and outputs) is written in place: its input buffer
+// is its output, so it feeds nothing and gets no buffer of its own.
+bool inOut(const Kernel& kernel, const std::string& output) {
+  const package::PortSpec* port = wgk::introspect::package(kernel).manifest().findPort(output);
+  return port && port->isInput();
+}
+
 // output name -> input name it feeds: the first input (by name) of the same dtype and shape that
 // no earlier output took.
-std::map<std::string, std::string> feedback(const plan::Plan& p,
+std::map<std::string, std::string> feedback(const Kernel& kernel, const plan::Plan& p,
                                             const std::map<std::string, HostTensor>& host) {
   std::map<std::string, std::string> out;
   std::set<std::string> taken;
-  for (const auto& o : p.outputs)
+  for (const auto& o : p.outputs) {
+    if (inOut(kernel, o.name)) continue;
     for (const auto& [name, t] : host)
       if (!taken.count(name) && t.dtype() == o.dtype && t.shape() == o.shape) {
         out[o.name] = name;
         taken.insert(name);
         break;
       }
+  }
   return out;
 }
 
@@ -50,7 +59,7 @@ std::map<std::string, std::string> feedback(const plan::Plan& p,
 Builder caseBuilder(Kernel& kernel, const package::BenchCase& c, bool* fedBack) {
   const plan::Plan p = wgk::introspect::plan(kernel, benchCaseRequest(c), /*renderShaders=*/false);
   const std::map<std::string, HostTensor> host = package::materializeInputs(c);
-  const std::map<std::string, std::string> feeds = feedback(p, host);
+  const std::map<std::string, std::string> feeds = feedback(kernel, p, host);
   if (fedBack) *fedBack = !feeds.empty();
   CallOptions options;
   options.attrs = runtime::fromValues(c.attrs);
@@ -71,6 +80,7 @@ Builder caseBuilder(Kernel& kernel, const package::BenchCase& c, bool* fedBack) 
       }
     }
     for (const auto& o : p.outputs) {
+      if (inOut(kernel, o.name)) continue;  // written in place, into the input's buffer
       if (auto f = feeds.find(o.name); f != feeds.end()) {
         out[0][o.name] = in[1][f->second];
         out[1][o.name] = in[0][f->second];

@@ -13,10 +13,28 @@ namespace {
 std::map<std::string, double> numericAttrs(const package::TestCase& c) {
   std::map<std::string, double> out;
   for (const auto& [k, v] : c.attrs) {
+    if (v.isList()) continue;  // listAttrs
     if (!v.isNumber() && !v.isBool())
       throw Error(ErrorCode::Manifest, "attribute '" + k + "' of case '" + c.name +
                                            "' is not a number: the CPU reference takes numbers only");
     out[k] = v.isBool() ? (v.asBool() ? 1.0 : 0.0) : v.asNumber();
+  }
+  return out;
+}
+
+// Integer lists (Transpose's perm) go to the CPU reference as list attributes.
+reference::ListAttrs listAttrs(const package::TestCase& c) {
+  reference::ListAttrs out;
+  for (const auto& [k, v] : c.attrs) {
+    if (!v.isList()) continue;
+    for (const auto& e : v.asList()) {
+      if (!e.isNumber() || e.asNumber() != std::floor(e.asNumber()))
+        throw Error(ErrorCode::Manifest,
+                    "attribute '" + k + "' of case '" + c.name +
+                        "' is a list of non-integers: the CPU reference takes integer lists only");
+      out[k].push_back(static_cast<int64_t>(e.asNumber()));
+    }
+    out[k];  // an empty list is a list too
   }
   return out;
 }
@@ -58,7 +76,7 @@ PreparedCase prepareCase(const std::string& opId, const package::TestCase& c) {
   std::map<std::string, HostTensor> reference;
   bool needReference = false;
   for (const auto& [name, o] : c.outputs) needReference = needReference || !o.data;
-  if (needReference) reference = reference::runReference(opId, p.inputs, numericAttrs(c));
+  if (needReference) reference = reference::runReference(opId, p.inputs, numericAttrs(c), listAttrs(c));
   for (const auto& [name, o] : c.outputs) {
     if (auto given = package::materializeExpected(o)) {
       p.expected.emplace(name, std::move(*given));

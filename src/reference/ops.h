@@ -78,6 +78,13 @@ HostTensor argMax(const HostTensor& x, int64_t axis, int64_t keepdims, int64_t s
 // Zero-size dimensions give an empty output.
 HostTensor softmax(const HostTensor& x, int64_t axis);
 
+// ai.onnx.Transpose (opset 21). x of any dtype and rank (0 included); perm (nullptr: the reversed
+// axes) must hold each of 0..rank-1 once, as ONNX's shape inference requires (a negative, repeated
+// or missing axis, or a length other than the rank, is Error(Contract)). y.shape[i] =
+// x.shape[perm[i]], y[i_0, ..., i_{r-1}] = x at index j with j[perm[k]] = i_k: the elements
+// copied as bits.
+HostTensor transpose(const HostTensor& x, const std::vector<int64_t>* perm);
+
 // ai.onnx.MatMul (opset 13): numpy.matmul. A and B of one dtype T in float32, float16, int32,
 // uint32, rank >= 1. A 1-D A is a row [1, K], a 1-D B a column [K, 1], and that dimension is
 // dropped from Y; batch dimensions broadcast multidirectionally (numpy rules, aligned at the

@@ -17,6 +17,9 @@ struct OpEntry {
   std::vector<std::string> optional;
   Attrs defaults;
   std::function<Inputs(const Inputs&, const Attrs&)> run;
+  // Ops with integer-list attributes (Transpose's perm): their names, and run taking them too.
+  std::vector<std::string> lists;
+  std::function<Inputs(const Inputs&, const Attrs&, const ListAttrs&)> runWithLists;
 };
 
 int64_t integralAttr(const Attrs& a, const std::string& name) {
@@ -57,6 +60,16 @@ const std::map<std::string, OpEntry, std::less<>>& ops() {
         {},
         [](const Inputs& in, const Attrs&) {
           return Inputs{{"y", matmul(in.at("a"), in.at("b"))}};
+        }}},
+      {"ai.onnx.Transpose",
+       {{"x"},
+        {},
+        {},
+        nullptr,
+        {"perm"},
+        [](const Inputs& in, const Attrs&, const ListAttrs& l) {
+          auto perm = l.find("perm");
+          return Inputs{{"y", transpose(in.at("x"), perm == l.end() ? nullptr : &perm->second)}};
         }}},
       {"ai.onnx.Softmax",
        {{"x"},
@@ -112,6 +125,10 @@ bool hasReference(std::string_view opId) {
 }
 
 Inputs runReference(std::string_view opId, const Inputs& inputs, const Attrs& attrs) {
+  return runReference(opId, inputs, attrs, ListAttrs{});
+}
+
+Inputs runReference(std::string_view opId, const Inputs& inputs, const Attrs& attrs, const ListAttrs& lists) {
   auto it = ops().find(opId);
   if (it == ops().end())
     throw Error(ErrorCode::NotFound, "no CPU reference for op '" + std::string(opId) +
@@ -134,7 +151,11 @@ Inputs runReference(std::string_view opId, const Inputs& inputs, const Attrs& at
                     "unknown attribute '" + name + "' (attributes: " + joined(known) + ")");
       merged[name] = v;
     }
-    return op.run(inputs, merged);
+    for (const auto& [name, v] : lists)
+      if (std::find(op.lists.begin(), op.lists.end(), name) == op.lists.end())
+        throw Error(ErrorCode::Contract,
+                    "unknown list attribute '" + name + "' (list attributes: " + joined(op.lists) + ")");
+    return op.runWithLists ? op.runWithLists(inputs, merged, lists) : op.run(inputs, merged);
   });
 }
 

@@ -29,4 +29,12 @@ std::map<std::string, HostTensor> runReference(std::string_view opId,
                                                const std::map<std::string, HostTensor>& inputsByArgName,
                                                const std::map<std::string, double>& attrs);
 
+// Integer-list attributes by name ("ai.onnx.Transpose" x -> y, list attr perm, absent: the reversed
+// axes); an op that declares none refuses them (Error(Contract)).
+using ListAttrs = std::map<std::string, std::vector<int64_t>>;
+std::map<std::string, HostTensor> runReference(std::string_view opId,
+                                               const std::map<std::string, HostTensor>& inputsByArgName,
+                                               const std::map<std::string, double>& attrs,
+                                               const ListAttrs& lists);
+
 }  // namespace wgk::reference
