@@ -11,6 +11,7 @@
 //   wgk::HostTensor i = wgk::reference::argMax(x, /*axis=*/-1, /*keepdims=*/1, /*selectLastIndex=*/0);
 //   wgk::HostTensor y = wgk::reference::softmax(x, -1);
 //   wgk::HostTensor y = wgk::reference::matmul(a, b);
+//   wgk::HostTensor c = wgk::reference::tensorScatter(cache, update, &w, /*axis=*/-2, false);
 #pragma once
 
 #include <cstdint>
@@ -93,5 +94,15 @@ HostTensor transpose(const HostTensor& x, const std::vector<int64_t>* perm);
 // sum of products modulo 2^32 (int32 two's complement), the GPU's wrapping arithmetic. K = 0
 // gives zeros; a zero-size M, N or batch dimension gives an empty Y.
 HostTensor matmul(const HostTensor& a, const HostTensor& b);
+
+// ai.onnx.TensorScatter (opset 24). pastCache of any dtype, rank >= 2; update of its dtype and
+// shape but seqLen <= maxSeq along axis (in [-rank, rank), not the batch axis 0); writeIndices
+// (nullptr: all zeros) int64 [batch]. The cache with, for each index o over the dims before axis
+// (batch b = o's first coordinate) and update position s, the row update[o, s, ...] copied as bits
+// to cache position w + s (linear; w = writeIndices[b]) or (w mod maxSeq + s) mod maxSeq (circular,
+// non-negative remainder, the sequence coordinate alone: onnx/onnx#8353). Linear positions outside
+// [0, maxSeq), which ONNX makes an error, are not written, as the kernels do.
+HostTensor tensorScatter(const HostTensor& pastCache, const HostTensor& update,
+                         const HostTensor* writeIndices, int64_t axis, bool circular);
 
 }  // namespace wgk::reference

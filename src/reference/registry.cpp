@@ -54,6 +54,16 @@ const std::map<std::string, OpEntry, std::less<>>& ops() {
           return Inputs{{"y", argMax(in.at("x"), integralAttr(a, "axis"), integralAttr(a, "keepdims"),
                                      integralAttr(a, "select_last_index"))}};
         }}},
+      {"ai.onnx.TensorScatter",
+       {{"cache", "update"},
+        {"write_indices"},
+        {{"axis", -2}},
+        [](const Inputs& in, const Attrs& a) {
+          auto w = in.find("write_indices");
+          const HostTensor* indices = w == in.end() ? nullptr : &w->second;
+          return Inputs{{"cache", tensorScatter(in.at("cache"), in.at("update"), indices,
+                                                integralAttr(a, "axis"), /*circular=*/false)}};
+        }}},
       {"ai.onnx.MatMul",
        {{"a", "b"},
         {},

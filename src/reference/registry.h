@@ -11,6 +11,8 @@
 // epsilon = 1e-05, stash_type = 1); "com.microsoft.GemmaRotaryEmbedding" embT, qT, qRotT, kT, kRotT ->
 // output1T, output2T. Unknown op: Error(NotFound) listing the known ones. Unknown or missing inputs, unknown
 // attributes, non-integral integer attributes: Error(Contract).
+// "ai.onnx.TensorScatter" cache, update, write_indices? -> cache (attr axis = -2; mode linear only: the
+// attributes are numbers, so circular cases carry their expected data).
 #pragma once
 
 #include <map>
