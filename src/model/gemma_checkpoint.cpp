@@ -11,7 +11,6 @@
 #include "core/half.h"
 #include "core/json_read.h"
 #include "core/shape_text.h"
-#include "io/file.h"
 #include "wgk/error.h"
 
 namespace wgk::model {
@@ -42,7 +41,10 @@ Checkpoint Checkpoint::open(const std::string& modelDir) {
       for (const auto& [name, file] : j["weight_map"].items()) {
         if (!file.is_string()) throw Error(ErrorCode::Io, "weight_map['" + name + "'] is not a file name");
         // A shard is a plain file inside the model folder: no path of the index reaches out.
-        pathInsideFolder(modelDir, file.get<std::string>(), "");
+        const std::string f = file.get<std::string>();
+        if (f.empty() || f == "." || f == ".." || f.find('/') != std::string::npos || f.find('\0') != std::string::npos)
+          throw Error(ErrorCode::Io, "weight_map['" + name + "'] names '" + f +
+                                         "', not a file inside the model folder");
         byFile[file.get<std::string>()].insert(name);
       }
       return byFile;

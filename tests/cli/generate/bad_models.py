@@ -53,39 +53,40 @@ def main():
 
     kp = "model.layers.1.self_attn.k_proj.weight"
     cases = [
-        ("missing folder", work / "nope", [], 4, "does not exist"),
-        ("no config", variant("noconfig", file_edit=lambda d: (d / "config.json").unlink()), [], 4,
+        ("missing folder", work / "nope", None, 4, "does not exist"),
+        ("no config", variant("noconfig", file_edit=lambda d: (d / "config.json").unlink()), None, 4,
          "no config.json"),
-        ("config not json", variant("badjson", file_edit=lambda d: (d / "config.json").write_text("{oops")), [], 4,
+        ("config not json", variant("badjson", file_edit=lambda d: (d / "config.json").write_text("{oops")), None, 4,
          "not valid JSON"),
-        ("kv heads", variant("kv", config_edit=setv("num_key_value_heads", 3)), [], 2, "must divide"),
-        ("gemma2", variant("g2", config_edit=setv("model_type", "gemma2")), [], 2, "model_type is 'gemma2'"),
-        ("layers out of range", variant("layers", config_edit=setv("num_hidden_layers", 0)), [], 2,
+        ("kv heads", variant("kv", config_edit=setv("num_key_value_heads", 3)), None, 2, "must divide"),
+        ("gemma2", variant("g2", config_edit=setv("model_type", "gemma2")), None, 2, "model_type is 'gemma2'"),
+        ("layers out of range", variant("layers", config_edit=setv("num_hidden_layers", 0)), None, 2,
          "'num_hidden_layers' is 0"),
-        ("missing vocab", variant("novocab", config_edit=drop("vocab_size")), [], 2, "missing field 'vocab_size'"),
-        ("more layers than stored", variant("layers3", config_edit=setv("num_hidden_layers", 3)), [], 2,
+        ("missing vocab", variant("novocab", config_edit=drop("vocab_size")), None, 2, "missing field 'vocab_size'"),
+        ("more layers than stored", variant("layers3", config_edit=setv("num_hidden_layers", 3)), None, 2,
          "no tensor 'model.layers.2.input_layernorm.weight'"),
-        ("missing tensor", variant("missing", tensors_edit=lambda t: t.pop("model.layers.1.mlp.up_proj.weight")), [], 2,
+        ("missing tensor", variant("missing", tensors_edit=lambda t: t.pop("model.layers.1.mlp.up_proj.weight")), None, 2,
          "no tensor 'model.layers.1.mlp.up_proj.weight'"),
-        ("wrong shape", variant("shape", tensors_edit=lambda t: t.__setitem__(kp, np.ascontiguousarray(t[kp].T))), [],
+        ("wrong shape", variant("shape", tensors_edit=lambda t: t.__setitem__(kp, np.ascontiguousarray(t[kp].T))), None,
          2, "'" + kp + "' in .* has shape \\[64, 16\\]; the config needs \\[16, 64\\]"),
         ("wrong dtype", variant("dtype", tensors_edit=lambda t: t.__setitem__(
-            "model.norm.weight", t["model.norm.weight"].astype(np.int32))), [], 2, "is I32; wgk reads F16"),
-        ("truncated", variant("trunc", file_edit=lambda d: truncate(d / "model.safetensors", 100)), [], 5,
+            "model.norm.weight", t["model.norm.weight"].astype(np.int32))), None, 2, "is I32; wgk reads F16"),
+        ("truncated", variant("trunc", file_edit=lambda d: truncate(d / "model.safetensors", 100)), None, 5,
          "run past the end"),
-        ("no weights", variant("noweights", file_edit=lambda d: (d / "model.safetensors").unlink()), [], 4,
+        ("no weights", variant("noweights", file_edit=lambda d: (d / "model.safetensors").unlink()), None, 4,
          "holds neither model.safetensors"),
         ("shard outside", variant("outside", file_edit=lambda d: (d / "model.safetensors.index.json").write_text(
-            json.dumps({"weight_map": {"model.norm.weight": "../good/model.safetensors"}}))), [], 5, ""),
+            json.dumps({"weight_map": {"model.norm.weight": "../good/model.safetensors"}}))), None, 5,
+         "names '../good/model.safetensors', not a file inside the model folder"),
         ("bad token text", good, ["--tokens", "2,x"], 2, "'x' is not a token id"),
         ("token outside vocab", good, ["--tokens", "2,512"], 2, "outside the vocabulary \\[0, 512\\)"),
         ("cache too short", good, ["--tokens", "2,3", "--max-new", "80"], 2, "cache positions"),
-        ("no tokens", good, [], 2, "--tokens"),
+        ("no tokens", good, [], 2, "--tokens 2,651"),
     ]
     import re
     failed = 0
     for name, folder, extra, code, pattern in cases:
-        args = [a.wgk, "generate", str(folder)] + (extra or ["--tokens", "2,3", "--max-new", "2"])
+        args = [a.wgk, "generate", str(folder)] + (["--tokens", "2,3", "--max-new", "2"] if extra is None else extra)
         r = subprocess.run(args, capture_output=True, text=True, timeout=300)
         ok = r.returncode == code and "wgk: error" in r.stderr and (not pattern or re.search(pattern, r.stderr))
         print(("ok   " if ok else "FAIL ") + f"{name}: exit {r.returncode} (want {code}): {r.stderr.strip()[:300]}")
