@@ -68,8 +68,7 @@ nlohmann::json configJson(const GemmaConfig& c) {
 void runGenerate(const GenerateArgs& a) {
   using Clock = std::chrono::steady_clock;
   std::vector<int64_t> prompt;
-  if (a.bench) {
-    if (!a.tokens.empty()) throw Error(ErrorCode::InvalidArgument, "--bench makes its own prompt: drop --tokens");
+  if (a.bench && a.tokens.empty()) {
     if (a.promptLen < 1) throw Error(ErrorCode::InvalidArgument, "--prompt-len must be at least 1");
   } else {
     if (a.tokens.empty())
@@ -86,7 +85,7 @@ void runGenerate(const GenerateArgs& a) {
   const auto t0 = Clock::now();
   Gemma model = Gemma::load(rt, a.modelDir, go);
   const double loadMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-  if (a.bench) {
+  if (a.bench && prompt.empty()) {
     std::mt19937_64 rng(1234);
     std::uniform_int_distribution<int64_t> pick(3, model.config().vocabSize - 1);
     for (int64_t i = 0; i < a.promptLen; ++i) prompt.push_back(pick(rng));
@@ -178,7 +177,7 @@ void addGenerateCommand(CLI::App& app) {
   cmd->add_flag("--quiet", a->quiet, "No progress line");
   cmd->add_flag("--bench", a->bench,
                 "Time a random --prompt-len prompt and --max-new tokens against the weight-streaming roofline");
-  cmd->add_option("--prompt-len", a->promptLen, "Prompt length of --bench (default 128)");
+  cmd->add_option("--prompt-len", a->promptLen, "Prompt length of --bench without --tokens (default 128, random ids)");
   cmd->add_option("--repeat", a->repeats, "Generate this many times (fresh cache each) and report medians");
   addHubOptions(cmd, a->hub, /*withLock=*/true, /*withRequest=*/false);
   cmd->callback([a] { runGenerate(*a); });
