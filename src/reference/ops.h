@@ -9,6 +9,7 @@
 //   wgk::HostTensor c = wgk::reference::add(a, b);
 //   wgk::HostTensor c = wgk::reference::mul(a, b);
 //   wgk::HostTensor i = wgk::reference::argMax(x, /*axis=*/-1, /*keepdims=*/1, /*selectLastIndex=*/0);
+//   wgk::HostTensor e = wgk::reference::gather(table, tokenIds, /*axis=*/0);
 //   wgk::HostTensor y = wgk::reference::softmax(x, -1);
 //   wgk::HostTensor y = wgk::reference::matmul(a, b);
 //   wgk::HostTensor c = wgk::reference::tensorScatter(cache, update, &w, /*axis=*/-2, false);
@@ -71,6 +72,13 @@ HostTensor mul(const HostTensor& a, const HostTensor& b);
 // first index, or the last with selectLastIndex. Order of numpy.argmax (ONNX's reference): NaN is
 // above every number, so the first (last) NaN wins; -0 and +0 tie.
 HostTensor argMax(const HostTensor& x, int64_t axis, int64_t keepdims, int64_t selectLastIndex);
+
+// ai.onnx.Gather (opset 13). data in float32, float16, int32, uint32, rank >= 1; indices int32 or
+// int64, any rank (0 included); axis in [-r, r-1]. Output shape data.shape[:axis] + indices.shape +
+// data.shape[axis+1:], output[o, j..., i] = data[o, indices[j...], i], the elements copied as bits.
+// A negative index counts from the end (k + data.shape[axis]). An index outside [-s, s-1] (s =
+// data.shape[axis]), which ONNX leaves an error, gives a slice of zeros, as the kernels write.
+HostTensor gather(const HostTensor& data, const HostTensor& indices, int64_t axis);
 
 // ai.onnx.Softmax (opset 13). X float32 or float16, rank >= 1, axis in [-rank, rank). Along axis:
 // y = exp(x - max) / sum(exp(x - max)) in double, rounded once to X's dtype; -inf entries give 0,

@@ -54,6 +54,13 @@ const std::map<std::string, OpEntry, std::less<>>& ops() {
           return Inputs{{"y", argMax(in.at("x"), integralAttr(a, "axis"), integralAttr(a, "keepdims"),
                                      integralAttr(a, "select_last_index"))}};
         }}},
+      {"ai.onnx.Gather",
+       {{"data", "indices"},
+        {},
+        {{"axis", 0}},
+        [](const Inputs& in, const Attrs& a) {
+          return Inputs{{"output", gather(in.at("data"), in.at("indices"), integralAttr(a, "axis"))}};
+        }}},
       {"ai.onnx.TensorScatter",
        {{"cache", "update"},
         {"write_indices"},

@@ -11,6 +11,7 @@
 // epsilon = 1e-05, stash_type = 1); "com.microsoft.GemmaRotaryEmbedding" embT, qT, qRotT, kT, kRotT ->
 // output1T, output2T. Unknown op: Error(NotFound) listing the known ones. Unknown or missing inputs, unknown
 // attributes, non-integral integer attributes: Error(Contract).
+// "ai.onnx.Gather" data, indices -> output (attr axis = 0).
 // "ai.onnx.TensorScatter" cache, update, write_indices? -> cache (attr axis = -2; mode linear only: the
 // attributes are numbers, so circular cases carry their expected data).
 #pragma once
