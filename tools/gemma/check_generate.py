@@ -27,7 +27,10 @@ rounding (2^-11 = 4.9e-4) relative to the largest logit, the sum of roughly 30 r
 layer growing like a random walk. rtol = 1e-2 leaves 3.5x over that worst case for what a real
 kernel adds (f16 exp/tanh/rsqrt, other summation orders, f16 logits out: 2^-11 * 10 = 0.005); atol
 = 1e-2 covers rows whose largest logit is small. Rounding errors of independent layers add in
-quadrature: sqrt(layers / 2) scales the 2-layer figures (gemma-2b, 18 layers: 3e-2).
+quadrature: sqrt(layers / 2) scales the 2-layer figures (gemma-2b, 18 layers: 3e-2). Measured with
+the same emulation (f16 weights, 3 seeds x 4 prompts x 24 steps): the median error / max|ref| went
+0.00094 -> 0.00157 -> 0.00300 for 2 -> 6 -> 18 layers at hidden 64 (0.00096 -> 0.00295 at hidden
+256), i.e. sqrt(layers / 2); the worst row at 18 layers was 0.0137 (hidden 64) and 0.0050 (256).
 
 Greedy tokens: at step i the engine's token must equal the reference's argmax when the
 reference's top-2 margin exceeds 2 tol_i. If every logit is within tol_i, the engine's top logit
