@@ -40,6 +40,12 @@ struct Layer {
 enum QkvBlock { kQ = 0, kK, kV, kQRot, kKRot };
 enum MlpBlock { kGate = 0, kUp };
 
+// Shared by the load, decode and prefill code (gemma_weights.cpp).
+GpuTensor viewOf(const DeviceTensor& t, int64_t elementOffset, Shape shape);  // elements, not bytes
+GpuTensor retyped(const DeviceTensor& t, DType dtype, Shape shape);          // same bytes, another view
+HostTensor int64Values(const std::vector<int64_t>& v);
+CallOptions withAttrs(std::map<std::string, Attribute> attrs);
+
 }  // namespace model
 
 class GemmaImpl {
@@ -52,6 +58,10 @@ class GemmaImpl {
   // One decode step for the token in tokenBuf at position `pos` (the per-token inputs are written
   // before): recorded into `b` (a graph capture or a batch).
   void recordDecodeStep(Batch& b);
+  // The model's tail on one hidden row `x` [1, hidden]: final RMSNorm, tied lm_head into `logits`,
+  // ArgMax into tokenBuf (the next step's embedding index).
+  void recordHead(Batch& b, const DeviceTensor& x);
+  CallOptions rmsOptions() const;
   // Sets position, write index and mask for a decode step at `pos`.
   void writeStepInputs(int64_t pos);
   // Prefill of prompt[begin, end) at positions begin..end-1 (gemma_prefill.cpp): one batch; its

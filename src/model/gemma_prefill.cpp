@@ -11,18 +11,9 @@
 #include "wgk/error.h"
 
 namespace wgk {
-namespace model {
-GpuTensor viewOf(const DeviceTensor& t, int64_t elementOffset, Shape shape);  // gemma_weights.cpp
-HostTensor int64Values(const std::vector<int64_t>& v);
-}  // namespace model
 using namespace model;
 
 namespace {
-CallOptions withAttrs(std::map<std::string, Attribute> attrs) {
-  CallOptions o;
-  o.attrs = std::move(attrs);
-  return o;
-}
 CallOptions perm(std::vector<int64_t> p) {
   return withAttrs({{"perm", std::move(p)}});
 }
@@ -30,10 +21,10 @@ CallOptions perm(std::vector<int64_t> p) {
 
 void GemmaImpl::prefillBlock(const std::vector<int64_t>& prompt, int64_t begin, int64_t end) {
   const int64_t T = end - begin, H = cfg.numHeads, KV = cfg.numKvHeads, hd = cfg.headDim;
-  const int64_t G = H / KV, F = cfg.intermediateSize;
+  const int64_t G = H / KV;
   Runtime& r = *rt;
   Batch b = r.batch();
-  const CallOptions rms = withAttrs({{"epsilon", cfg.rmsNormEps}, {"axis", int64_t{-1}}, {"stash_type", int64_t{1}}});
+  const CallOptions rms = rmsOptions();
   const CallOptions axis0 = withAttrs({{"axis", int64_t{0}}}), axis1 = withAttrs({{"axis", int64_t{1}}});
   auto matmul = [&](const TensorRef& a, const TensorRef& w) { return b.call(k.matmul, {{"a", a}, {"b", w}}).at("y"); };
   auto add = [&](const TensorRef& a, const TensorRef& c) { return b.call(k.add, {{"a", a}, {"b", c}}).at("c"); };
@@ -87,19 +78,9 @@ void GemmaImpl::prefillBlock(const std::vector<int64_t>& prompt, int64_t begin, 
     DeviceTensor g = b.call(k.gelu, {{"X", gather(gu, mlpIndex[kGate], axis1)}}).at("Y");
     DeviceTensor h = b.call(k.mul, {{"a", g}, {"b", gather(gu, mlpIndex[kUp], axis1)}}).at("c");
     x = add(x2, matmul(h, L.downT));
-    (void)F;
   }
   // Only the block's last row predicts a token.
-  DeviceTensor last = gather(x, int64Values({T - 1}), axis0);  // [1, D]
-  DeviceTensor f = b.call(k.rmsNorm, {{"x", last}, {"scale", finalNorm}}, rms).at("y");
-  CallOptions head;
-  head.outputs = {{"y", logits.view()}};
-  b.call(k.matmul, {{"a", f}, {"b", embedT}}, head);
-  CallOptions pick = withAttrs({{"axis", int64_t{-1}}, {"keepdims", int64_t{1}}, {"select_last_index", int64_t{0}}});
-  GpuTensor tok = tokenBuf.view();
-  tok.shape = {1, 1};
-  pick.outputs = {{"y", tok}};
-  b.call(k.argmax, {{"x", logits}}, pick);
+  recordHead(b, gather(x, int64Values({T - 1}), axis0));  // [1, D]
   b.submit();
 }
 

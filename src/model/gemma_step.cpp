@@ -13,29 +13,26 @@
 #include "wgk/error.h"
 
 namespace wgk {
-namespace model {
-GpuTensor viewOf(const DeviceTensor& t, int64_t elementOffset, Shape shape);  // gemma_weights.cpp
-}
 using namespace model;
 
-namespace {
-CallOptions withAttrs(std::map<std::string, Attribute> attrs) {
-  CallOptions o;
-  o.attrs = std::move(attrs);
-  return o;
+CallOptions GemmaImpl::rmsOptions() const {
+  return withAttrs({{"epsilon", cfg.rmsNormEps}, {"axis", int64_t{-1}}, {"stash_type", int64_t{1}}});
 }
-GpuTensor as(const DeviceTensor& t, DType dtype, Shape shape) {
-  GpuTensor g = t.view();
-  g.dtype = dtype;
-  g.shape = std::move(shape);
-  return g;
+
+void GemmaImpl::recordHead(Batch& b, const DeviceTensor& x) {
+  DeviceTensor f = b.call(k.rmsNorm, {{"x", x}, {"scale", finalNorm}}, rmsOptions()).at("y");
+  CallOptions head;
+  head.outputs = {{"y", logits.view()}};
+  b.call(k.matmul, {{"a", f}, {"b", embedT}}, head);
+  CallOptions pick = withAttrs({{"axis", int64_t{-1}}, {"keepdims", int64_t{1}}, {"select_last_index", int64_t{0}}});
+  pick.outputs = {{"y", retyped(tokenBuf, DType::Int64, {1, 1})}};
+  b.call(k.argmax, {{"x", logits}}, pick);
 }
-}  // namespace
 
 void GemmaImpl::recordDecodeStep(Batch& b) {
-  const int64_t D = cfg.hiddenSize, H = cfg.numHeads, KV = cfg.numKvHeads, hd = cfg.headDim;
+  const int64_t H = cfg.numHeads, KV = cfg.numKvHeads, hd = cfg.headDim;
   const int64_t G = H / KV, F = cfg.intermediateSize;
-  const CallOptions rms = withAttrs({{"epsilon", cfg.rmsNormEps}, {"axis", int64_t{-1}}, {"stash_type", int64_t{1}}});
+  const CallOptions rms = rmsOptions();
   const CallOptions axis0 = withAttrs({{"axis", int64_t{0}}});
   const CallOptions lastAxis = withAttrs({{"axis", int64_t{-1}}});
   const CallOptions keyWrite = withAttrs({{"axis", int64_t{-1}}});
@@ -44,7 +41,7 @@ void GemmaImpl::recordDecodeStep(Batch& b) {
   auto add = [&](const TensorRef& a, const TensorRef& c) { return b.call(k.add, {{"a", a}, {"b", c}}).at("c"); };
 
   // The token ArgMax wrote (int64 stored as one int32 word) indexes the embedding rows.
-  DeviceTensor x = b.call(k.gather, {{"data", embed}, {"indices", as(tokenBuf, DType::Int32, {1})}}, axis0).at("output");
+  DeviceTensor x = b.call(k.gather, {{"data", embed}, {"indices", retyped(tokenBuf, DType::Int32, {1})}}, axis0).at("output");
   DeviceTensor emb = b.call(k.mul, {{"a", position}, {"b", invFreq}}).at("c");  // float32 [1, 1, hd]
   for (const Layer& L : layers) {
     DeviceTensor a = b.call(k.rmsNorm, {{"x", x}, {"scale", L.inputNorm}}, rms).at("y");
@@ -74,14 +71,7 @@ void GemmaImpl::recordDecodeStep(Batch& b) {
     DeviceTensor h = b.call(k.mul, {{"a", g}, {"b", viewOf(gu, mlp.start[kUp], {1, F})}}).at("c");
     x = add(x2, matmul(h, L.downT));
   }
-  (void)D;
-  DeviceTensor f = b.call(k.rmsNorm, {{"x", x}, {"scale", finalNorm}}, rms).at("y");
-  CallOptions head;
-  head.outputs = {{"y", logits.view()}};
-  b.call(k.matmul, {{"a", f}, {"b", embedT}}, head);
-  CallOptions pick = withAttrs({{"axis", int64_t{-1}}, {"keepdims", int64_t{1}}, {"select_last_index", int64_t{0}}});
-  pick.outputs = {{"y", as(tokenBuf, DType::Int64, {1, 1})}};
-  b.call(k.argmax, {{"x", logits}}, pick);
+  recordHead(b, x);
 }
 
 void GemmaImpl::buildDecode() {
@@ -134,11 +124,11 @@ void GemmaImpl::writeToken(int64_t token) {
   HostTensor t(DType::Int32, {1});
   const int32_t v = static_cast<int32_t>(token);
   std::memcpy(t.bytes().data(), &v, 4);
-  rt->write(as(tokenBuf, DType::Int32, {1}), t);
+  rt->write(retyped(tokenBuf, DType::Int32, {1}), t);
 }
 
 int64_t GemmaImpl::readToken() {
-  const HostTensor t = rt->download(as(tokenBuf, DType::Int32, {1}));
+  const HostTensor t = rt->download(retyped(tokenBuf, DType::Int32, {1}));
   int32_t v;
   std::memcpy(&v, t.bytes().data(), 4);
   return v;

@@ -55,6 +55,19 @@ GpuTensor viewOf(const DeviceTensor& t, int64_t elementOffset, Shape shape) {
   return g;
 }
 
+GpuTensor retyped(const DeviceTensor& t, DType dtype, Shape shape) {
+  GpuTensor g = t.view();
+  g.dtype = dtype;
+  g.shape = std::move(shape);
+  return g;
+}
+
+CallOptions withAttrs(std::map<std::string, Attribute> attrs) {
+  CallOptions o;
+  o.attrs = std::move(attrs);
+  return o;
+}
+
 HostTensor scalarF16(double v, Shape shape = {1}) {
   HostTensor t(DType::Float16, std::move(shape));
   const uint16_t h = doubleToHalf(v);
