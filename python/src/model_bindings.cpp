@@ -43,7 +43,8 @@ void bindModel(py::module_& m) {
                     "float32 numpy [len(tokens), vocab] when return_logits=True (row i: the distribution "
                     "token i was picked from), else None.")
       .def_readonly("prefill_ms", &PyGeneration::prefillMs, "Wall time of the prompt up to the first token.")
-      .def_readonly("token_ms", &PyGeneration::tokenMs, "Wall time of each decode step after the first token.")
+      .def_readonly("token_ms", &PyGeneration::tokenMs,
+                    "Wall time of each decode step after the first token.")
       .def("__repr__", [](const PyGeneration& g) {
         return "<wgk.Generation " + std::to_string(g.tokens.size()) + " tokens>";
       });
@@ -51,7 +52,8 @@ void bindModel(py::module_& m) {
   py::class_<PyGemma>(m, "Gemma", kGemmaDoc)
       .def_static(
           "load",
-          [](py::object modelDir, py::object runtime, int64_t maxLength, int64_t prefillBlock, bool captureGraph) {
+          [](py::object modelDir, py::object runtime, int64_t maxLength, int64_t prefillBlock,
+             bool captureGraph) {
             if (runtime.is_none()) runtime = py::module_::import("wgk").attr("default_runtime")();
             const std::shared_ptr<Runtime> rt = runtime.cast<const PyRuntime&>().runtime;
             const std::string dir = py::str(py::module_::import("os").attr("fspath")(modelDir));

@@ -60,9 +60,9 @@ double median(std::vector<double> v) {
 }
 
 nlohmann::json configJson(const GemmaConfig& c) {
-  return {{"vocabSize", c.vocabSize},   {"hiddenSize", c.hiddenSize}, {"intermediateSize", c.intermediateSize},
-          {"numLayers", c.numLayers},   {"numHeads", c.numHeads},     {"numKvHeads", c.numKvHeads},
-          {"headDim", c.headDim},       {"weightDtype", c.weightDtype}};
+  return {{"vocabSize", c.vocabSize}, {"hiddenSize", c.hiddenSize},  {"intermediateSize", c.intermediateSize},
+          {"numLayers", c.numLayers}, {"numHeads", c.numHeads},      {"numKvHeads", c.numKvHeads},
+          {"headDim", c.headDim},     {"weightDtype", c.weightDtype}};
 }
 
 void runGenerate(const GenerateArgs& a) {
@@ -72,7 +72,8 @@ void runGenerate(const GenerateArgs& a) {
     if (a.promptLen < 1) throw Error(ErrorCode::InvalidArgument, "--prompt-len must be at least 1");
   } else {
     if (a.tokens.empty())
-      throw Error(ErrorCode::InvalidArgument, "give the prompt as token ids: --tokens 2,651,... (wgk has no tokenizer)");
+      throw Error(ErrorCode::InvalidArgument,
+                  "give the prompt as token ids: --tokens 2,651,... (wgk has no tokenizer)");
     prompt = parseTokens(a.tokens);
   }
   if (a.maxNew < 1) throw Error(ErrorCode::InvalidArgument, "--max-new must be at least 1");
@@ -111,22 +112,23 @@ void runGenerate(const GenerateArgs& a) {
     decode.push_back(median(g.tokenMs));
   }
   const double stepMs = median(decode), prefillMs = median(prefill);
-  nlohmann::json out = {{"model", a.modelDir},
-                        {"config", configJson(model.config())},
-                        {"prompt", prompt},
-                        {"tokens", res.tokens},
-                        {"maxLength", model.maxLength()},
-                        {"decodeCalls", model.decodeCalls()},
-                        {"decodeDispatches", model.decodeDispatches()},
-                        {"weightBytes", model.weightBytes()},
-                        {"timings",
-                         {{"loadMs", loadMs},
-                          {"prefillMs", prefillMs},
-                          {"tokenMs", res.tokenMs},
-                          {"decodeMsMedian", stepMs},
-                          {"decodeTokensPerSecond", stepMs > 0 ? 1000.0 / stepMs : 0.0},
-                          {"prefillTokensPerSecond", prefillMs > 0 ? 1000.0 * prompt.size() / prefillMs : 0.0},
-                          {"runs", {{"prefillMs", prefill}, {"decodeMsMedian", decode}}}}}};
+  nlohmann::json out = {
+      {"model", a.modelDir},
+      {"config", configJson(model.config())},
+      {"prompt", prompt},
+      {"tokens", res.tokens},
+      {"maxLength", model.maxLength()},
+      {"decodeCalls", model.decodeCalls()},
+      {"decodeDispatches", model.decodeDispatches()},
+      {"weightBytes", model.weightBytes()},
+      {"timings",
+       {{"loadMs", loadMs},
+        {"prefillMs", prefillMs},
+        {"tokenMs", res.tokenMs},
+        {"decodeMsMedian", stepMs},
+        {"decodeTokensPerSecond", stepMs > 0 ? 1000.0 / stepMs : 0.0},
+        {"prefillTokensPerSecond", prefillMs > 0 ? 1000.0 * prompt.size() / prefillMs : 0.0},
+        {"runs", {{"prefillMs", prefill}, {"decodeMsMedian", decode}}}}}};
   if (a.bench) {
     // The bar: one decode step cannot beat reading its weights once at copy speed.
     harness::CopyRoofline roof(*rt);
@@ -147,37 +149,46 @@ void runGenerate(const GenerateArgs& a) {
               a.modelDir.c_str(), static_cast<long long>(c.numLayers), static_cast<long long>(c.hiddenSize),
               static_cast<long long>(c.vocabSize), c.weightDtype.c_str(), loadMs);
   std::printf("prompt: %zu token ids; new: ", prompt.size());
-  for (size_t i = 0; i < res.tokens.size(); ++i) std::printf("%s%lld", i ? "," : "", static_cast<long long>(res.tokens[i]));
+  for (size_t i = 0; i < res.tokens.size(); ++i)
+    std::printf("%s%lld", i ? "," : "", static_cast<long long>(res.tokens[i]));
   std::printf("\n(no tokenizer: token ids in, token ids out)\n");
-  std::printf("prefill %.2f ms (%.0f tokens/s); decode %.3f ms/token median (%.1f tokens/s), %zu calls per step\n",
-              prefillMs, prefillMs > 0 ? 1000.0 * prompt.size() / prefillMs : 0.0, stepMs,
-              stepMs > 0 ? 1000.0 / stepMs : 0.0, model.decodeCalls());
+  std::printf(
+      "prefill %.2f ms (%.0f tokens/s); decode %.3f ms/token median (%.1f tokens/s), %zu calls per step\n",
+      prefillMs, prefillMs > 0 ? 1000.0 * prompt.size() / prefillMs : 0.0, stepMs,
+      stepMs > 0 ? 1000.0 / stepMs : 0.0, model.decodeCalls());
   if (a.bench)
-    std::printf("weight-streaming roofline: %.3f ms/token (%.1f MB of weights at copy %.0f GB/s): %.1f%% of it\n",
-                out["bench"]["rooflineMsPerToken"].get<double>(), model.weightBytes() / 1e6,
-                out["bench"]["copyGbps"].get<double>(), 100 * out["bench"]["shareOfRoofline"].get<double>());
+    std::printf(
+        "weight-streaming roofline: %.3f ms/token (%.1f MB of weights at copy %.0f GB/s): %.1f%% of it\n",
+        out["bench"]["rooflineMsPerToken"].get<double>(), model.weightBytes() / 1e6,
+        out["bench"]["copyGbps"].get<double>(), 100 * out["bench"]["shareOfRoofline"].get<double>());
 }
 
 void addGenerateCommand(CLI::App& app) {
   auto a = std::make_shared<GenerateArgs>();
   CLI::App* cmd = app.add_subcommand(
-      "generate", "Greedy token generation with a Gemma checkpoint (Hugging Face layout; token ids, no tokenizer)");
-  cmd->add_option("MODEL_DIR", a->modelDir, "Folder with config.json and model.safetensors (or shards + index)")
+      "generate",
+      "Greedy token generation with a Gemma checkpoint (Hugging Face layout; token ids, no tokenizer)");
+  cmd->add_option("MODEL_DIR", a->modelDir,
+                  "Folder with config.json and model.safetensors (or shards + index)")
       ->required();
   cmd->add_option("--tokens", a->tokens, "Prompt token ids, comma-separated (e.g. 2,651,6037)");
   cmd->add_option("--max-new", a->maxNew, "New tokens to generate (default 32)");
   cmd->add_option("--max-length", a->maxLength,
                   "KV-cache positions (default min(max_position_embeddings, 4096))");
-  cmd->add_option("--prefill-block", a->prefillBlock,
-                  "Prompt tokens per prefill batch (default 128; 1: token by token through the decode graph)");
+  cmd->add_option(
+      "--prefill-block", a->prefillBlock,
+      "Prompt tokens per prefill batch (default 128; 1: token by token through the decode graph)");
   cmd->add_option("--stop", a->stop, "Stop after generating this token id (repeatable)");
   cmd->add_option("--logits", a->logitsFile, "Write the logits of every step as float32 .npy [steps, vocab]");
-  cmd->add_flag("--no-graph", a->noGraph, "Record each decode step as a new batch instead of replaying a graph");
+  cmd->add_flag("--no-graph", a->noGraph,
+                "Record each decode step as a new batch instead of replaying a graph");
   cmd->add_flag("--json", a->json, "Print one JSON object (tokens, timings, config)");
   cmd->add_flag("--quiet", a->quiet, "No progress line");
-  cmd->add_flag("--bench", a->bench,
-                "Time a random --prompt-len prompt and --max-new tokens against the weight-streaming roofline");
-  cmd->add_option("--prompt-len", a->promptLen, "Prompt length of --bench without --tokens (default 128, random ids)");
+  cmd->add_flag(
+      "--bench", a->bench,
+      "Time a random --prompt-len prompt and --max-new tokens against the weight-streaming roofline");
+  cmd->add_option("--prompt-len", a->promptLen,
+                  "Prompt length of --bench without --tokens (default 128, random ids)");
   cmd->add_option("--repeat", a->repeats, "Generate this many times (fresh cache each) and report medians");
   addHubOptions(cmd, a->hub, /*withLock=*/true, /*withRequest=*/false);
   cmd->callback([a] { runGenerate(*a); });

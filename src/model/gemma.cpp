@@ -26,19 +26,24 @@ GemmaImpl::GemmaImpl(std::shared_ptr<Runtime> runtime, GemmaConfig config, const
 
 GenerateResult GemmaImpl::generate(const std::vector<int64_t>& prompt, const GenerateOptions& o) {
   using Clock = std::chrono::steady_clock;
-  auto ms = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
-  if (prompt.empty()) throw Error(ErrorCode::InvalidArgument, "the prompt is empty: give at least one token id");
+  auto ms = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  };
+  if (prompt.empty())
+    throw Error(ErrorCode::InvalidArgument, "the prompt is empty: give at least one token id");
   for (size_t i = 0; i < prompt.size(); ++i)
     if (prompt[i] < 0 || prompt[i] >= cfg.vocabSize)
-      throw Error(ErrorCode::InvalidArgument, "prompt token " + std::to_string(i) + " is " + std::to_string(prompt[i]) +
-                                                  ", outside the vocabulary [0, " + std::to_string(cfg.vocabSize) + ")");
+      throw Error(ErrorCode::InvalidArgument,
+                  "prompt token " + std::to_string(i) + " is " + std::to_string(prompt[i]) +
+                      ", outside the vocabulary [0, " + std::to_string(cfg.vocabSize) + ")");
   if (o.maxNew < 0) throw Error(ErrorCode::InvalidArgument, "maxNew must not be negative");
   const int64_t P = static_cast<int64_t>(prompt.size());
   if (P + std::max<int64_t>(o.maxNew, 1) - 1 > maxLen)
     throw Error(ErrorCode::InvalidArgument,
                 "the prompt (" + std::to_string(P) + " tokens) plus " + std::to_string(o.maxNew) +
-                    " new tokens needs " + std::to_string(P + o.maxNew - 1) + " cache positions; the cache holds " +
-                    std::to_string(maxLen) + " (GemmaOptions::maxLength, --max-length)");
+                    " new tokens needs " + std::to_string(P + o.maxNew - 1) +
+                    " cache positions; the cache holds " + std::to_string(maxLen) +
+                    " (GemmaOptions::maxLength, --max-length)");
   GenerateResult res;
   if (o.maxNew == 0) return res;
   if (o.returnLogits) res.logits = HostTensor(DType::Float32, {o.maxNew, cfg.vocabSize});
@@ -64,7 +69,9 @@ GenerateResult GemmaImpl::generate(const std::vector<int64_t>& prompt, const Gen
   keepLogits();
   res.tokens.push_back(token);
   if (o.onToken) o.onToken(0, token, res.prefillMs);
-  auto stop = [&](int64_t t) { return std::find(o.stopTokens.begin(), o.stopTokens.end(), t) != o.stopTokens.end(); };
+  auto stop = [&](int64_t t) {
+    return std::find(o.stopTokens.begin(), o.stopTokens.end(), t) != o.stopTokens.end();
+  };
   for (int64_t i = 1; i < o.maxNew && !stop(token); ++i) {
     const auto s = Clock::now();
     // The token is already where the step reads it: ArgMax of the step before wrote it.
@@ -88,7 +95,8 @@ GenerateResult GemmaImpl::generate(const std::vector<int64_t>& prompt, const Gen
 
 // ---- public facade -------------------------------------------------------------------------
 
-Gemma Gemma::load(std::shared_ptr<Runtime> runtime, const std::string& modelDir, const GemmaOptions& options) {
+Gemma Gemma::load(std::shared_ptr<Runtime> runtime, const std::string& modelDir,
+                  const GemmaOptions& options) {
   if (!runtime) throw Error(ErrorCode::InvalidArgument, "Gemma::load: the runtime is null");
   return withContext("while loading the Gemma model in " + modelDir, [&] {
     auto impl = std::make_shared<GemmaImpl>(runtime, model::readGemmaConfig(modelDir), options);

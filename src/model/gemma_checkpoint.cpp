@@ -22,8 +22,8 @@ void Checkpoint::addFile(const std::string& path, const std::string& onlyName) {
   for (const SafetensorsEntry& e : h.entries) {
     if (!onlyName.empty() && e.name != onlyName) continue;
     if (tensors_.count(e.name))
-      throw Error(ErrorCode::Io, "tensor '" + e.name + "' is stored twice (" + tensors_[e.name].file +
-                                     " and " + path + ")");
+      throw Error(ErrorCode::Io,
+                  "tensor '" + e.name + "' is stored twice (" + tensors_[e.name].file + " and " + path + ")");
     tensors_[e.name] = Where{path, h.dataStart, e};
   }
 }
@@ -34,25 +34,32 @@ Checkpoint Checkpoint::open(const std::string& modelDir) {
   const fs::path single = dir / "model.safetensors", index = dir / "model.safetensors.index.json";
   std::error_code ec;
   if (fs::is_regular_file(index, ec)) {
-    const auto map = loadJsonFile(index.string(), [&](const nlohmann::json& j) {
-      if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())
-        throw Error(ErrorCode::Io, "expected an object with a \"weight_map\" object of tensor name -> file");
-      std::map<std::string, std::set<std::string>> byFile;
-      for (const auto& [name, file] : j["weight_map"].items()) {
-        if (!file.is_string()) throw Error(ErrorCode::Io, "weight_map['" + name + "'] is not a file name");
-        // A shard is a plain file inside the model folder: no path of the index reaches out.
-        const std::string f = file.get<std::string>();
-        if (f.empty() || f == "." || f == ".." || f.find('/') != std::string::npos || f.find('\0') != std::string::npos)
-          throw Error(ErrorCode::Io, "weight_map['" + name + "'] names '" + f +
-                                         "', not a file inside the model folder");
-        byFile[file.get<std::string>()].insert(name);
-      }
-      return byFile;
-    }, "the shard index " + index.string());
+    const auto map = loadJsonFile(
+        index.string(),
+        [&](const nlohmann::json& j) {
+          if (!j.is_object() || !j.contains("weight_map") || !j["weight_map"].is_object())
+            throw Error(ErrorCode::Io,
+                        "expected an object with a \"weight_map\" object of tensor name -> file");
+          std::map<std::string, std::set<std::string>> byFile;
+          for (const auto& [name, file] : j["weight_map"].items()) {
+            if (!file.is_string())
+              throw Error(ErrorCode::Io, "weight_map['" + name + "'] is not a file name");
+            // A shard is a plain file inside the model folder: no path of the index reaches out.
+            const std::string f = file.get<std::string>();
+            if (f.empty() || f == "." || f == ".." || f.find('/') != std::string::npos ||
+                f.find('\0') != std::string::npos)
+              throw Error(ErrorCode::Io,
+                          "weight_map['" + name + "'] names '" + f + "', not a file inside the model folder");
+            byFile[file.get<std::string>()].insert(name);
+          }
+          return byFile;
+        },
+        "the shard index " + index.string());
     for (const auto& [file, names] : map) {
       const std::string path = (dir / file).string();
       if (!fs::is_regular_file(path, ec))
-        throw Error(ErrorCode::NotFound, "shard '" + file + "' named by " + index.string() + " does not exist");
+        throw Error(ErrorCode::NotFound,
+                    "shard '" + file + "' named by " + index.string() + " does not exist");
       const SafetensorsHeader h = readSafetensorsHeader(path);
       ++c.files_;
       std::set<std::string> seen;
@@ -63,7 +70,8 @@ Checkpoint Checkpoint::open(const std::string& modelDir) {
       }
       for (const std::string& n : names)
         if (!seen.count(n))
-          throw Error(ErrorCode::Io, "the shard index says '" + n + "' is in " + file + ", which does not hold it");
+          throw Error(ErrorCode::Io,
+                      "the shard index says '" + n + "' is in " + file + ", which does not hold it");
     }
     return c;
   }
@@ -97,7 +105,8 @@ void Checkpoint::check(const std::string& name, const Shape& shape) const {
   const SafetensorsEntry& e = it->second.entry;
   if (e.shape != shape)
     throw Error(ErrorCode::InvalidArgument, "tensor '" + name + "' in " + it->second.file + " has shape " +
-                                                shapeText(e.shape) + "; the config needs " + shapeText(shape));
+                                                shapeText(e.shape) + "; the config needs " +
+                                                shapeText(shape));
   if (e.dtype != "F16" && e.dtype != "BF16" && e.dtype != "F32")
     throw Error(ErrorCode::InvalidArgument, "tensor '" + name + "' in " + it->second.file + " is " + e.dtype +
                                                 "; wgk reads F16, BF16 or F32 weights");
@@ -114,7 +123,9 @@ HostTensor Checkpoint::readFloat16(const std::string& name, const Shape& shape) 
   std::ifstream in(w.file, std::ios::binary);
   in.seekg(static_cast<std::streamoff>(w.dataStart + e.begin));
   in.read(reinterpret_cast<char*>(raw.data()), static_cast<std::streamsize>(raw.size()));
-  if (!in) throw Error(ErrorCode::Io, "cannot read tensor '" + name + "' from " + w.file + ": " + std::strerror(errno));
+  if (!in)
+    throw Error(ErrorCode::Io,
+                "cannot read tensor '" + name + "' from " + w.file + ": " + std::strerror(errno));
   if (e.dtype == "F16") return HostTensor(DType::Float16, shape, std::move(raw));
   HostTensor out(DType::Float16, shape);
   auto* dst = reinterpret_cast<uint16_t*>(out.bytes().data());

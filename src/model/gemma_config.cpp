@@ -58,7 +58,8 @@ GemmaConfig parseGemmaConfig(const nlohmann::json& j) {
   for (const char* key : {"hidden_activation", "hidden_act"}) {
     const std::string act = stringField(j, key);
     if (!act.empty() && act != "gelu_pytorch_tanh" && act != "gelu" && act != "gelu_tanh")
-      bad(std::string("'") + key + "' is '" + act + "'; the Gemma MLP here is gelu with the tanh approximation");
+      bad(std::string("'") + key + "' is '" + act +
+          "'; the Gemma MLP here is gelu with the tanh approximation");
   }
   GemmaConfig c;
   // Limits: generous for real models (Gemma 7B: hidden 3072, vocab 256000, 28 layers) and small
@@ -93,7 +94,8 @@ GemmaConfig readGemmaConfig(const std::string& modelDir) {
   if (!std::filesystem::is_directory(modelDir, ec))
     throw Error(ErrorCode::NotFound, "model folder '" + modelDir + "' does not exist or is not a folder");
   if (!std::filesystem::is_regular_file(file, ec))
-    throw Error(ErrorCode::NotFound, "no config.json in '" + modelDir + "' (a Hugging Face model folder has one)");
+    throw Error(ErrorCode::NotFound,
+                "no config.json in '" + modelDir + "' (a Hugging Face model folder has one)");
   return loadJsonFile(file, [](const nlohmann::json& j) { return parseGemmaConfig(j); });
 }
 

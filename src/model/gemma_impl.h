@@ -42,7 +42,7 @@ enum MlpBlock { kGate = 0, kUp };
 
 // Shared by the load, decode and prefill code (gemma_weights.cpp).
 GpuTensor viewOf(const DeviceTensor& t, int64_t elementOffset, Shape shape);  // elements, not bytes
-GpuTensor retyped(const DeviceTensor& t, DType dtype, Shape shape);          // same bytes, another view
+GpuTensor retyped(const DeviceTensor& t, DType dtype, Shape shape);           // same bytes, another view
 HostTensor int64Values(const std::vector<int64_t>& v);
 CallOptions withAttrs(std::map<std::string, Attribute> attrs);
 
@@ -52,7 +52,7 @@ class GemmaImpl {
  public:
   GemmaImpl(std::shared_ptr<Runtime> rt, GemmaConfig config, const GemmaOptions& options);
   void loadWeights(const std::string& modelDir);  // gemma_weights.cpp
-  void buildDecode();                            // gemma_step.cpp: buffers + graph
+  void buildDecode();                             // gemma_step.cpp: buffers + graph
   GenerateResult generate(const std::vector<int64_t>& prompt, const GenerateOptions& options);
 
   // One decode step for the token in tokenBuf at position `pos` (the per-token inputs are written
@@ -81,10 +81,10 @@ class GemmaImpl {
   model::Kernels k;
   model::Blocks qkv, mlp;
   std::vector<model::Layer> layers;
-  DeviceTensor embed;       // [vocab, hidden], scaled by sqrt(hidden) (the embedding scale)
-  DeviceTensor embedT;      // [hidden, vocab]: the tied lm_head
-  DeviceTensor finalNorm;   // 1 + weight
-  DeviceTensor invFreq;     // float32 [1, 1, head_dim]: concat(inv_freq, inv_freq)
+  DeviceTensor embed;          // [vocab, hidden], scaled by sqrt(hidden) (the embedding scale)
+  DeviceTensor embedT;         // [hidden, vocab]: the tied lm_head
+  DeviceTensor finalNorm;      // 1 + weight
+  DeviceTensor invFreq;        // float32 [1, 1, head_dim]: concat(inv_freq, inv_freq)
   DeviceTensor blockIndex[5];  // int64 column indices of the qkv blocks (prefill's Gather)
   DeviceTensor mlpIndex[2];
   // Per-token inputs of the decode graph (written before each replay) and its token feedback.

@@ -26,8 +26,12 @@ void GemmaImpl::prefillBlock(const std::vector<int64_t>& prompt, int64_t begin, 
   Batch b = r.batch();
   const CallOptions rms = rmsOptions();
   const CallOptions axis0 = withAttrs({{"axis", int64_t{0}}}), axis1 = withAttrs({{"axis", int64_t{1}}});
-  auto matmul = [&](const TensorRef& a, const TensorRef& w) { return b.call(k.matmul, {{"a", a}, {"b", w}}).at("y"); };
-  auto add = [&](const TensorRef& a, const TensorRef& c) { return b.call(k.add, {{"a", a}, {"b", c}}).at("c"); };
+  auto matmul = [&](const TensorRef& a, const TensorRef& w) {
+    return b.call(k.matmul, {{"a", a}, {"b", w}}).at("y");
+  };
+  auto add = [&](const TensorRef& a, const TensorRef& c) {
+    return b.call(k.add, {{"a", a}, {"b", c}}).at("c");
+  };
   auto gather = [&](const TensorRef& data, const TensorRef& idx, const CallOptions& o) {
     return b.call(k.gather, {{"data", data}, {"indices", idx}}, o).at("output");
   };
@@ -48,7 +52,7 @@ void GemmaImpl::prefillBlock(const std::vector<int64_t>& prompt, int64_t begin, 
   for (int64_t t = 0; t < T; ++t)
     for (int64_t j = 0; j < maxLen; ++j) m[t * maxLen + j] = j <= begin + t ? uint16_t{0} : uint16_t{0xfc00};
 
-  DeviceTensor x = gather(embed, ids, axis0);                                  // [T, D]
+  DeviceTensor x = gather(embed, ids, axis0);                                    // [T, D]
   DeviceTensor emb = b.call(k.mul, {{"a", positions}, {"b", invFreq}}).at("c");  // float32 [T, 1, hd]
   for (const Layer& L : layers) {
     DeviceTensor a = b.call(k.rmsNorm, {{"x", x}, {"scale", L.inputNorm}}, rms).at("y");
@@ -57,21 +61,24 @@ void GemmaImpl::prefillBlock(const std::vector<int64_t>& prompt, int64_t begin, 
     auto rotate = [&](int plain, int rotated, int64_t heads) {
       const DeviceTensor p = column(plain), q = column(rotated);
       const GpuTensor pv = viewOf(p, 0, {T, heads, 1, hd}), qv = viewOf(q, 0, {T, heads, 1, hd});
-      return b.call(k.rotary, {{"embT", emb}, {"qT", pv}, {"qRotT", qv}, {"kT", pv}, {"kRotT", qv}}).at("output1T");
+      return b.call(k.rotary, {{"embT", emb}, {"qT", pv}, {"qRotT", qv}, {"kT", pv}, {"kRotT", qv}})
+          .at("output1T");
     };
     DeviceTensor q = rotate(kQ, kQRot, H), key = rotate(kK, kKRot, KV);
     DeviceTensor keyT = transpose(viewOf(key, 0, {T, KV, hd}), {1, 2, 0});  // [KV, hd, T]
-    b.call(k.scatter, {{"cache", L.keyT}, {"update", viewOf(keyT, 0, {1, KV, hd, T})}, {"write_indices", start}},
+    b.call(k.scatter,
+           {{"cache", L.keyT}, {"update", viewOf(keyT, 0, {1, KV, hd, T})}, {"write_indices", start}},
            withAttrs({{"axis", int64_t{-1}}}));
     DeviceTensor v = transpose(viewOf(column(kV), 0, {T, KV, hd}), {1, 0, 2});  // [KV, T, hd]
-    b.call(k.scatter, {{"cache", L.value}, {"update", viewOf(v, 0, {1, KV, T, hd})}, {"write_indices", start}},
+    b.call(k.scatter,
+           {{"cache", L.value}, {"update", viewOf(v, 0, {1, KV, T, hd})}, {"write_indices", start}},
            withAttrs({{"axis", int64_t{-2}}}));
     DeviceTensor qg = transpose(viewOf(q, 0, {T, KV, G, hd}), {1, 2, 0, 3});  // [KV, G, T, hd]
     DeviceTensor scores = matmul(viewOf(qg, 0, {1, KV, G * T, hd}), L.keyT);  // [1, KV, G * T, max]
     DeviceTensor masked = add(viewOf(scores, 0, {KV, G, T, maxLen}), causal);
     DeviceTensor probs = b.call(k.softmax, {{"x", masked}}, withAttrs({{"axis", int64_t{-1}}})).at("y");
     DeviceTensor o = matmul(viewOf(probs, 0, {1, KV, G * T, maxLen}), L.value);  // [1, KV, G * T, hd]
-    DeviceTensor rows = transpose(viewOf(o, 0, {H, T, hd}), {1, 0, 2});         // [T, H, hd]
+    DeviceTensor rows = transpose(viewOf(o, 0, {H, T, hd}), {1, 0, 2});          // [T, H, hd]
     DeviceTensor x2 = add(x, matmul(viewOf(rows, 0, {T, H * hd}), L.oT));
     DeviceTensor mm = b.call(k.rmsNorm, {{"x", x2}, {"scale", L.postNorm}}, rms).at("y");
     DeviceTensor gu = matmul(mm, L.gateUpT);  // [T, mlp.rows]

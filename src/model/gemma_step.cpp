@@ -24,7 +24,8 @@ void GemmaImpl::recordHead(Batch& b, const DeviceTensor& x) {
   CallOptions head;
   head.outputs = {{"y", logits.view()}};
   b.call(k.matmul, {{"a", f}, {"b", embedT}}, head);
-  CallOptions pick = withAttrs({{"axis", int64_t{-1}}, {"keepdims", int64_t{1}}, {"select_last_index", int64_t{0}}});
+  CallOptions pick =
+      withAttrs({{"axis", int64_t{-1}}, {"keepdims", int64_t{1}}, {"select_last_index", int64_t{0}}});
   pick.outputs = {{"y", retyped(tokenBuf, DType::Int64, {1, 1})}};
   b.call(k.argmax, {{"x", logits}}, pick);
 }
@@ -37,11 +38,17 @@ void GemmaImpl::recordDecodeStep(Batch& b) {
   const CallOptions lastAxis = withAttrs({{"axis", int64_t{-1}}});
   const CallOptions keyWrite = withAttrs({{"axis", int64_t{-1}}});
   const CallOptions valueWrite = withAttrs({{"axis", int64_t{-2}}});
-  auto matmul = [&](const TensorRef& a, const TensorRef& w) { return b.call(k.matmul, {{"a", a}, {"b", w}}).at("y"); };
-  auto add = [&](const TensorRef& a, const TensorRef& c) { return b.call(k.add, {{"a", a}, {"b", c}}).at("c"); };
+  auto matmul = [&](const TensorRef& a, const TensorRef& w) {
+    return b.call(k.matmul, {{"a", a}, {"b", w}}).at("y");
+  };
+  auto add = [&](const TensorRef& a, const TensorRef& c) {
+    return b.call(k.add, {{"a", a}, {"b", c}}).at("c");
+  };
 
   // The token ArgMax wrote (int64 stored as one int32 word) indexes the embedding rows.
-  DeviceTensor x = b.call(k.gather, {{"data", embed}, {"indices", retyped(tokenBuf, DType::Int32, {1})}}, axis0).at("output");
+  DeviceTensor x =
+      b.call(k.gather, {{"data", embed}, {"indices", retyped(tokenBuf, DType::Int32, {1})}}, axis0)
+          .at("output");
   DeviceTensor emb = b.call(k.mul, {{"a", position}, {"b", invFreq}}).at("c");  // float32 [1, 1, hd]
   for (const Layer& L : layers) {
     DeviceTensor a = b.call(k.rmsNorm, {{"x", x}, {"scale", L.inputNorm}}, rms).at("y");
@@ -49,16 +56,23 @@ void GemmaImpl::recordDecodeStep(Batch& b) {
     auto block = [&](int i, int64_t heads) { return viewOf(y, qkv.start[i], {1, heads, 1, hd}); };
     // GemmaRotaryEmbedding rotates a q and a k of one shape: q heads and k heads are two calls.
     auto rotate = [&](int plain, int rotated, int64_t heads) {
-      return b.call(k.rotary, {{"embT", emb}, {"qT", block(plain, heads)}, {"qRotT", block(rotated, heads)},
-                               {"kT", block(plain, heads)}, {"kRotT", block(rotated, heads)}})
+      return b
+          .call(k.rotary, {{"embT", emb},
+                           {"qT", block(plain, heads)},
+                           {"qRotT", block(rotated, heads)},
+                           {"kT", block(plain, heads)},
+                           {"kRotT", block(rotated, heads)}})
           .at("output1T");
     };
     DeviceTensor q = rotate(kQ, kQRot, H);
     DeviceTensor key = rotate(kK, kKRot, KV);
-    b.call(k.scatter, {{"cache", L.keyT}, {"update", viewOf(key, 0, {1, KV, hd, 1})}, {"write_indices", writeIndex}},
+    b.call(k.scatter,
+           {{"cache", L.keyT}, {"update", viewOf(key, 0, {1, KV, hd, 1})}, {"write_indices", writeIndex}},
            keyWrite);
-    b.call(k.scatter, {{"cache", L.value}, {"update", viewOf(y, qkv.start[kV], {1, KV, 1, hd})},
-                       {"write_indices", writeIndex}},
+    b.call(k.scatter,
+           {{"cache", L.value},
+            {"update", viewOf(y, qkv.start[kV], {1, KV, 1, hd})},
+            {"write_indices", writeIndex}},
            valueWrite);
     // Query head h attends with kv head h / G: q as [1, KV, G, hd] against [1, KV, hd, max].
     DeviceTensor scores = matmul(viewOf(q, 0, {1, KV, G, hd}), L.keyT);
@@ -85,7 +99,8 @@ void GemmaImpl::buildDecode() {
   maskHost = HostTensor(dt, {1, 1, 1, maxLen});
   writeStepInputs(0);
   if (opt.captureGraph) {
-    graph = withContext("while capturing the decode step", [&] { return r.capture([&](Batch& b) { recordDecodeStep(b); }); });
+    graph = withContext("while capturing the decode step",
+                        [&] { return r.capture([&](Batch& b) { recordDecodeStep(b); }); });
     stepCalls = graph.calls();
     stepDispatches = graph.dispatches();
   } else {

@@ -119,8 +119,8 @@ DeviceTensor onePlus(Kernels& k, const DeviceTensor& w) {
 }  // namespace
 
 void GemmaImpl::loadWeights(const std::string& modelDir) {
-  const Checkpoint ck = withContext("while opening the checkpoint in " + modelDir,
-                                    [&] { return Checkpoint::open(modelDir); });
+  const Checkpoint ck =
+      withContext("while opening the checkpoint in " + modelDir, [&] { return Checkpoint::open(modelDir); });
   const int64_t D = cfg.hiddenSize, V = cfg.vocabSize, F = cfg.intermediateSize;
   const int64_t H = cfg.numHeads, KV = cfg.numKvHeads, hd = cfg.headDim;
   // Every tensor the model needs, checked before the first upload (a 5 GB model fails in
@@ -147,7 +147,8 @@ void GemmaImpl::loadWeights(const std::string& modelDir) {
   const uint64_t align = r.device().limits.count("minStorageBufferOffsetAlignment")
                              ? r.device().limits.at("minStorageBufferOffsetAlignment")
                              : 256;
-  const int64_t alignRows = static_cast<int64_t>(std::max<uint64_t>(align / 2, 1));  // float16 rows of a [1, n] output
+  const int64_t alignRows =
+      static_cast<int64_t>(std::max<uint64_t>(align / 2, 1));  // float16 rows of a [1, n] output
   qkv = Blocks{};
   for (int64_t n : {H * hd, KV * hd, KV * hd, H * hd, KV * hd}) qkv.add(n, alignRows);
   mlp = Blocks{};
@@ -158,7 +159,8 @@ void GemmaImpl::loadWeights(const std::string& modelDir) {
   // model dtype), and its transpose for the tied lm_head.
   {
     DeviceTensor e = weight(r, ck, "model.embed_tokens.weight", {V, D});
-    embed = k.mul.call({{"a", e}, {"b", scalarF16(std::sqrt(static_cast<double>(D)))}}, onDevice()).device.at("c");
+    embed = k.mul.call({{"a", e}, {"b", scalarF16(std::sqrt(static_cast<double>(D)))}}, onDevice())
+                .device.at("c");
     DeviceTensor head = ck.has("lm_head.weight") ? weight(r, ck, "lm_head.weight", {V, D}) : e;
     embedT = transposed(k, head);
   }
@@ -183,7 +185,8 @@ void GemmaImpl::loadWeights(const std::string& modelDir) {
         const GpuTensor halves = viewOf(w, 0, {heads, 2, hd / 2, D});
         CallOptions g = onDevice();
         g.attrs = {{"axis", int64_t{1}}};
-        DeviceTensor swapped = k.gather.call({{"data", halves}, {"indices", halfSwap}}, g).device.at("output");
+        DeviceTensor swapped =
+            k.gather.call({{"data", halves}, {"indices", halfSwap}}, g).device.at("output");
         HostTensor sign(dt, {1, 2, 1, 1});
         const uint16_t neg = doubleToHalf(-scale), pos = doubleToHalf(scale);
         std::memcpy(sign.bytes().data(), &neg, 2);
@@ -213,8 +216,8 @@ void GemmaImpl::loadWeights(const std::string& modelDir) {
     });
   }
   // What one decode step streams: every layer's matrices, the lm_head, one embedding row.
-  const uint64_t perLayer = static_cast<uint64_t>(D) * (qkv.rows + mlp.rows) + static_cast<uint64_t>(H * hd) * D +
-                            static_cast<uint64_t>(F) * D;
+  const uint64_t perLayer = static_cast<uint64_t>(D) * (qkv.rows + mlp.rows) +
+                            static_cast<uint64_t>(H * hd) * D + static_cast<uint64_t>(F) * D;
   weightBytes = 2 * (perLayer * cfg.numLayers + static_cast<uint64_t>(V) * D + D);
 
   // RoPE frequencies, float32 as Hugging Face computes them: 1 / theta^(2i / head_dim), twice.

@@ -1,10 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <unistd.h>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
-#include <unistd.h>
 
 #include "core/half.h"
 #include "io/file.h"
@@ -57,11 +57,14 @@ std::string errorOf(const std::function<void()>& fn, ErrorCode* code = nullptr) 
 
 TEST(Checkpoint, SingleFileReadsAndChecks) {
   TempDir d;
-  writeSafetensors((d.path / "model.safetensors").string(), {{"a", f16({2, 3}, 1.5f)}, {"b", f16({4}, -2.0f)}});
+  writeSafetensors((d.path / "model.safetensors").string(),
+                   {{"a", f16({2, 3}, 1.5f)}, {"b", f16({4}, -2.0f)}});
   const Checkpoint ck = Checkpoint::open(d.path.string());
   EXPECT_TRUE(ck.has("a"));
   EXPECT_EQ(ck.readFloat16("a", {2, 3}).toFloats(), std::vector<float>(6, 1.5f));
-  EXPECT_NE(errorOf([&] { ck.readFloat16("a", {3, 2}); }).find("has shape [2, 3]; the config needs [3, 2]"),
+  EXPECT_NE(errorOf([&] {
+              ck.readFloat16("a", {3, 2});
+            }).find("has shape [2, 3]; the config needs [3, 2]"),
             std::string::npos);
   EXPECT_NE(errorOf([&] { ck.check("c", {1}); }).find("no tensor 'c'"), std::string::npos);
 }
@@ -74,10 +77,13 @@ TEST(Checkpoint, WidensAndNarrows) {
   std::memcpy(bf.data(), &one, 2);
   std::memcpy(bf.data() + 2, &one, 2);
   writeRaw(d.path / "model.safetensors", "w", "BF16", {2}, bf);
-  EXPECT_EQ(Checkpoint::open(d.path.string()).readFloat16("w", {2}).toFloats(), (std::vector<float>{1.0f, 1.0f}));
+  EXPECT_EQ(Checkpoint::open(d.path.string()).readFloat16("w", {2}).toFloats(),
+            (std::vector<float>{1.0f, 1.0f}));
   std::memcpy(bf.data() + 2, &huge, 2);
   writeRaw(d.path / "model.safetensors", "w", "BF16", {2}, bf);
-  EXPECT_NE(errorOf([&] { Checkpoint::open(d.path.string()).readFloat16("w", {2}); }).find("beyond float16's range"),
+  EXPECT_NE(errorOf([&] {
+              Checkpoint::open(d.path.string()).readFloat16("w", {2});
+            }).find("beyond float16's range"),
             std::string::npos);
   const std::vector<float> f32 = {0.1f, -3.0f};
   writeSafetensors((d.path / "model.safetensors").string(),
@@ -96,29 +102,34 @@ TEST(Checkpoint, ShardsFollowTheIndex) {
   auto index = [&](const std::string& text) {
     std::ofstream(d.path / "model.safetensors.index.json") << text;
   };
-  index(R"({"metadata": {}, "weight_map": {"a": "model-00001-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"}})");
+  index(
+      R"({"metadata": {}, "weight_map": {"a": "model-00001-of-00002.safetensors", "b": "model-00002-of-00002.safetensors"}})");
   const Checkpoint ck = Checkpoint::open(d.path.string());
   EXPECT_EQ(ck.files(), 2u);
   EXPECT_EQ(ck.readFloat16("b", {2}).toFloats(), (std::vector<float>{2.0f, 2.0f}));
   index(R"({"weight_map": {"a": "model-00002-of-00002.safetensors"}})");
-  EXPECT_NE(errorOf([&] { Checkpoint::open(d.path.string()); }).find("which does not hold it"), std::string::npos);
+  EXPECT_NE(errorOf([&] { Checkpoint::open(d.path.string()); }).find("which does not hold it"),
+            std::string::npos);
   index(R"({"weight_map": {"a": "../outside.safetensors"}})");
   EXPECT_NE(errorOf([&] { Checkpoint::open(d.path.string()); }), "(no error)");
   index(R"({"weight_map": {"a": "missing.safetensors"}})");
   ErrorCode code{};
-  EXPECT_NE(errorOf([&] { Checkpoint::open(d.path.string()); }, &code).find("does not exist"), std::string::npos);
+  EXPECT_NE(errorOf([&] { Checkpoint::open(d.path.string()); }, &code).find("does not exist"),
+            std::string::npos);
   EXPECT_EQ(code, ErrorCode::NotFound);
 }
 
 TEST(Checkpoint, NoCheckpointAndTruncatedFile) {
   TempDir d;
   ErrorCode code{};
-  EXPECT_NE(errorOf([&] { Checkpoint::open(d.path.string()); }, &code).find("holds neither model.safetensors"),
-            std::string::npos);
+  EXPECT_NE(
+      errorOf([&] { Checkpoint::open(d.path.string()); }, &code).find("holds neither model.safetensors"),
+      std::string::npos);
   EXPECT_EQ(code, ErrorCode::NotFound);
   writeSafetensors((d.path / "model.safetensors").string(), {{"a", f16({64}, 1.0f)}});
   fs::resize_file(d.path / "model.safetensors", fs::file_size(d.path / "model.safetensors") - 10);
-  EXPECT_NE(errorOf([&] { Checkpoint::open(d.path.string()); }, &code).find("run past the end"), std::string::npos);
+  EXPECT_NE(errorOf([&] { Checkpoint::open(d.path.string()); }, &code).find("run past the end"),
+            std::string::npos);
   EXPECT_EQ(code, ErrorCode::Io);
 }
 

@@ -9,11 +9,19 @@ namespace wgk::model {
 namespace {
 
 nlohmann::json tiny() {
-  return {{"model_type", "gemma"},      {"vocab_size", 512},         {"hidden_size", 64},
-          {"intermediate_size", 128},   {"num_hidden_layers", 2},    {"num_attention_heads", 4},
-          {"num_key_value_heads", 1},   {"head_dim", 16},            {"rms_norm_eps", 1e-6},
-          {"rope_theta", 10000.0},      {"max_position_embeddings", 64},
-          {"hidden_activation", "gelu_pytorch_tanh"}, {"torch_dtype", "float16"}};
+  return {{"model_type", "gemma"},
+          {"vocab_size", 512},
+          {"hidden_size", 64},
+          {"intermediate_size", 128},
+          {"num_hidden_layers", 2},
+          {"num_attention_heads", 4},
+          {"num_key_value_heads", 1},
+          {"head_dim", 16},
+          {"rms_norm_eps", 1e-6},
+          {"rope_theta", 10000.0},
+          {"max_position_embeddings", 64},
+          {"hidden_activation", "gelu_pytorch_tanh"},
+          {"torch_dtype", "float16"}};
 }
 
 std::string errorOf(const nlohmann::json& j) {
@@ -55,7 +63,8 @@ TEST(GemmaConfig, RefusesWhatItCannotRun) {
   };
   EXPECT_NE(errorOf(with("model_type", "gemma2")).find("model_type is 'gemma2'"), std::string::npos);
   EXPECT_NE(errorOf(with("model_type", "llama")).find("Gemma 1"), std::string::npos);
-  EXPECT_NE(errorOf(with("num_key_value_heads", 3)).find("must divide num_attention_heads"), std::string::npos);
+  EXPECT_NE(errorOf(with("num_key_value_heads", 3)).find("must divide num_attention_heads"),
+            std::string::npos);
   EXPECT_NE(errorOf(with("head_dim", 15)).find("must be even"), std::string::npos);
   EXPECT_NE(errorOf(with("vocab_size", 0)).find("'vocab_size' is 0, outside"), std::string::npos);
   EXPECT_NE(errorOf(with("hidden_size", "64")).find("must be an integer"), std::string::npos);
