@@ -18,7 +18,7 @@ HostTensor of(DType t, Shape s, std::vector<double> v) {
 
 HostTensor i64(Shape s, const std::vector<int64_t>& v) {
   HostTensor t(DType::Int64, std::move(s));
-  std::memcpy(t.bytes().data(), v.data(), v.size() * 8);
+  if (!v.empty()) std::memcpy(t.bytes().data(), v.data(), v.size() * 8);
   return t;
 }
 

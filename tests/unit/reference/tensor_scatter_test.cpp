@@ -20,7 +20,7 @@ HostTensor of(DType t, Shape s, std::vector<double> v) {
 }
 HostTensor indices(std::vector<int64_t> v) {
   HostTensor t(DType::Int64, {static_cast<int64_t>(v.size())});
-  std::memcpy(t.bytes().data(), v.data(), v.size() * 8);
+  if (!v.empty()) std::memcpy(t.bytes().data(), v.data(), v.size() * 8);
   return t;
 }
 // 0, 1, 2, ... as float32 of `shape`, plus `base`.
