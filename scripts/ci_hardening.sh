@@ -64,11 +64,21 @@ for step in "${steps[@]}"; do
       # inside CI's time; WGK_ASAN_GPU_TESTS=. runs every GPU test.
       ctest --test-dir "$b" --output-on-failure -L gpu \
         -R "${WGK_ASAN_GPU_TESTS:-^(Buffer|Device|Errors|GpuFaults|RuntimeErrors|RuntimeThreads|Spec21Runtime|AddKernel)\.}"
-      for pkg in "$here"/packages/webgpu-kernels/*/; do
-        id=$(basename "$pkg")
-        say "LeakSanitizer: wgk test webgpu-kernels/$id"
-        "$b/wgk" test "webgpu-kernels/$id" >"$b/lsan-$id.log" 2>&1 || { cat "$b/lsan-$id.log" >&2; exit 1; }
-      done
+      # Two packages at a time ($jobs): wgk's own code runs single-threaded at -O0 under ASan, so
+      # the pairs overlap well on CI's two cores. Every log is kept; the first failure's is shown.
+      lsan_one() {  # package id: wgk test under LeakSanitizer, its log in build-asan/lsan-ID.log
+        printf 'ci_hardening: LeakSanitizer: wgk test webgpu-kernels/%s\n' "$1" >&2
+        "$b/wgk" test "webgpu-kernels/$1" >"$b/lsan-$1.log" 2>&1 || { echo "$1" >>"$b/lsan-failed"; }
+      }
+      export -f lsan_one
+      export b
+      rm -f "$b/lsan-failed"
+      (cd "$here/packages/webgpu-kernels" && printf '%s\n' */) | tr -d / |
+        xargs -P "$jobs" -I{} bash -c 'lsan_one "$1"' _ {}
+      if [[ -s $b/lsan-failed ]]; then
+        while read -r id; do say "LeakSanitizer FAILED: wgk test webgpu-kernels/$id"; cat "$b/lsan-$id.log" >&2; done <"$b/lsan-failed"
+        exit 1
+      fi
       unset ASAN_OPTIONS LSAN_OPTIONS WGK_TEST_TIME_SCALE
       ;;
     tsan)
