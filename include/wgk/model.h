@@ -57,10 +57,16 @@ struct GemmaOptions {
 };
 
 struct GenerateOptions {
-  int64_t maxNew = 32;                // new tokens to produce
-  std::vector<int64_t> stopTokens;    // stop after producing one of these (it is returned)
-  bool returnLogits = false;          // fill GenerateResult::logits (a readback per step)
-  // Called after each new token (step from 0, the token, that step's wall time in ms).
+  int64_t maxNew = 32;              // new tokens to produce
+  std::vector<int64_t> stopTokens;  // stop after producing one of these (it is returned)
+  bool returnLogits = false;        // fill GenerateResult::logits (a readback per step)
+  // Decode steps submitted between two readbacks of the picked tokens: the GPU runs up to this
+  // many steps ahead of the host, so encoding a step overlaps the GPU running the one before.
+  // A stop token is noticed at the readback (the steps after it in the same group are dropped:
+  // their tokens are never returned). 1 reads back every step; returnLogits implies 1.
+  int64_t readbackEvery = 8;
+  // Called after each new token (step from 0, the token, that step's wall time in ms), in order,
+  // when its readback group arrives.
   std::function<void(int64_t step, int64_t token, double ms)> onToken;
 };
 
@@ -69,8 +75,10 @@ struct GenerateResult {
   // float32 [tokens.size(), vocab] when asked: row i is the distribution token i was picked from
   // (row 0 follows the prompt; row i follows new token i - 1).
   HostTensor logits;
-  double prefillMs = 0;         // the prompt: from its first call to the first new token
-  std::vector<double> tokenMs;  // per new token after the first: one decode step, wall time
+  double prefillMs = 0;  // the prompt: from its first call to the first new token
+  // Per new token after the first: wall time of one decode step (the mean over its readback
+  // group: GenerateOptions::readbackEvery).
+  std::vector<double> tokenMs;
 };
 
 class GemmaImpl;
@@ -89,9 +97,9 @@ class Gemma {
 
   const GemmaConfig& config() const;
   int64_t maxLength() const;
-  uint64_t weightBytes() const;       // bytes of weights one decode step reads
-  size_t decodeCalls() const;         // kernel calls per decode step
-  size_t decodeDispatches() const;    // compute dispatches per decode step (graph replay)
+  uint64_t weightBytes() const;     // bytes of weights one decode step reads
+  size_t decodeCalls() const;       // kernel calls per decode step
+  size_t decodeDispatches() const;  // compute dispatches per decode step (graph replay)
   explicit operator bool() const { return impl_ != nullptr; }
 
  private:

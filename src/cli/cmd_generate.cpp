@@ -25,7 +25,7 @@ namespace {
 struct GenerateArgs {
   std::string modelDir, tokens, logitsFile;
   std::vector<int64_t> stop;
-  int64_t maxNew = 32, maxLength = 0, prefillBlock = 0, promptLen = 128, repeats = 1;
+  int64_t maxNew = 32, maxLength = 0, prefillBlock = 0, promptLen = 128, repeats = 1, readbackEvery = 8;
   bool json = false, noGraph = false, bench = false, quiet = false;
   HubCliOptions hub;
 };
@@ -78,9 +78,14 @@ void runGenerate(const GenerateArgs& a) {
   }
   if (a.maxNew < 1) throw Error(ErrorCode::InvalidArgument, "--max-new must be at least 1");
   if (a.repeats < 1) throw Error(ErrorCode::InvalidArgument, "--repeat must be at least 1");
+  if (a.readbackEvery < 1) throw Error(ErrorCode::InvalidArgument, "--readback-every must be at least 1");
   std::shared_ptr<Runtime> rt = openRuntime(a.hub);
   GemmaOptions go;
   go.maxLength = a.maxLength;
+  // A benchmark's cache holds what it generates (prompt + new tokens), as the torch peer's static
+  // cache does: attention then spans the same positions in both.
+  if (a.bench && !a.maxLength)
+    go.maxLength = (prompt.empty() ? a.promptLen : static_cast<int64_t>(prompt.size())) + a.maxNew;
   go.prefillBlock = a.prefillBlock;
   go.captureGraph = !a.noGraph;
   const auto t0 = Clock::now();
@@ -95,6 +100,7 @@ void runGenerate(const GenerateArgs& a) {
   opts.maxNew = a.maxNew;
   opts.stopTokens = a.stop;
   opts.returnLogits = !a.logitsFile.empty();
+  opts.readbackEvery = a.readbackEvery;
   Progress progress("generate");
   const bool showProgress = Progress::isTerminal() && !a.quiet;
   opts.onToken = [&](int64_t step, int64_t, double) {
@@ -118,6 +124,7 @@ void runGenerate(const GenerateArgs& a) {
       {"prompt", prompt},
       {"tokens", res.tokens},
       {"maxLength", model.maxLength()},
+      {"readbackEvery", opts.returnLogits ? int64_t{1} : a.readbackEvery},
       {"decodeCalls", model.decodeCalls()},
       {"decodeDispatches", model.decodeDispatches()},
       {"weightBytes", model.weightBytes()},
@@ -173,12 +180,16 @@ void addGenerateCommand(CLI::App& app) {
       ->required();
   cmd->add_option("--tokens", a->tokens, "Prompt token ids, comma-separated (e.g. 2,651,6037)");
   cmd->add_option("--max-new", a->maxNew, "New tokens to generate (default 32)");
-  cmd->add_option("--max-length", a->maxLength,
-                  "KV-cache positions (default min(max_position_embeddings, 4096))");
+  cmd->add_option(
+      "--max-length", a->maxLength,
+      "KV-cache positions (default min(max_position_embeddings, 4096); with --bench: prompt + new tokens)");
   cmd->add_option(
       "--prefill-block", a->prefillBlock,
       "Prompt tokens per prefill batch (default 128; 1: token by token through the decode graph)");
   cmd->add_option("--stop", a->stop, "Stop after generating this token id (repeatable)");
+  cmd->add_option("--readback-every", a->readbackEvery,
+                  "Decode steps run before the host reads their tokens back (default 8; 1: every step; "
+                  "--logits implies 1)");
   cmd->add_option("--logits", a->logitsFile, "Write the logits of every step as float32 .npy [steps, vocab]");
   cmd->add_flag("--no-graph", a->noGraph,
                 "Record each decode step as a new batch instead of replaying a graph");

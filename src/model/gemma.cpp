@@ -37,6 +37,9 @@ GenerateResult GemmaImpl::generate(const std::vector<int64_t>& prompt, const Gen
                   "prompt token " + std::to_string(i) + " is " + std::to_string(prompt[i]) +
                       ", outside the vocabulary [0, " + std::to_string(cfg.vocabSize) + ")");
   if (o.maxNew < 0) throw Error(ErrorCode::InvalidArgument, "maxNew must not be negative");
+  if (o.readbackEvery < 1)
+    throw Error(ErrorCode::InvalidArgument,
+                "readbackEvery is " + std::to_string(o.readbackEvery) + ": it must be at least 1");
   const int64_t P = static_cast<int64_t>(prompt.size());
   if (P + std::max<int64_t>(o.maxNew, 1) - 1 > maxLen)
     throw Error(ErrorCode::InvalidArgument,
@@ -72,18 +75,29 @@ GenerateResult GemmaImpl::generate(const std::vector<int64_t>& prompt, const Gen
   auto stop = [&](int64_t t) {
     return std::find(o.stopTokens.begin(), o.stopTokens.end(), t) != o.stopTokens.end();
   };
-  for (int64_t i = 1; i < o.maxNew && !stop(token); ++i) {
+  // Steps go out in groups of `every` without waiting: the token each picks stays on the GPU
+  // (ArgMax wrote it where the next step's Gather reads it) and in the history, read once per
+  // group. Positions P + i - 1 for new token i.
+  const int64_t every = o.returnLogits ? 1 : std::max<int64_t>(o.readbackEvery, 1);
+  bool stopped = stop(token);
+  for (int64_t i = 1; i < o.maxNew && !stopped;) {
+    const int64_t n = std::min(every, o.maxNew - i);
     const auto s = Clock::now();
-    // The token is already where the step reads it: ArgMax of the step before wrote it.
-    writeStepInputs(P + i - 1);
-    runDecodeStep();
-    token = readToken();
-    const double t = ms(s, Clock::now());
-    ++row;
-    keepLogits();
-    res.tokens.push_back(token);
-    res.tokenMs.push_back(t);
-    if (o.onToken) o.onToken(i, token, t);
+    for (int64_t j = 0; j < n; ++j) {
+      writeStepInputs(P + i + j - 1);
+      runDecodeStep();
+    }
+    const std::vector<int64_t> picked = readHistory(P + i - 1, n);
+    const double t = ms(s, Clock::now()) / static_cast<double>(n);
+    for (int64_t j = 0; j < n && !stopped; ++j, ++i) {
+      token = picked[static_cast<size_t>(j)];
+      ++row;
+      keepLogits();
+      res.tokens.push_back(token);
+      res.tokenMs.push_back(t);
+      if (o.onToken) o.onToken(i, token, t);
+      stopped = stop(token);
+    }
   }
   if (o.returnLogits && row + 1 < o.maxNew) {  // stopped early: keep the rows produced
     HostTensor cut(DType::Float32, {row + 1, cfg.vocabSize});

@@ -70,6 +70,8 @@ class GemmaImpl {
   void runDecodeStep();
   void writeToken(int64_t token);  // into tokenBuf, for prompt tokens
   int64_t readToken();             // waits for the queue
+  // The tokens the decode steps at positions [first, first + n) picked (waits for the queue).
+  std::vector<int64_t> readHistory(int64_t first, int64_t n);
   std::vector<float> readLogits();
 
   std::shared_ptr<Runtime> rt;
@@ -93,6 +95,7 @@ class GemmaImpl {
   DeviceTensor writeIndex;  // int64 [1]
   DeviceTensor mask;        // float16 [1, 1, 1, max]: 0 up to the position, -inf after
   DeviceTensor logits;      // float16 [1, vocab] of the latest step
+  DeviceTensor history;     // int32 [1, max]: the token the decode step at position p picked, at p
   HostTensor maskHost;
   Graph graph;
   size_t stepCalls = 0, stepDispatches = 0;

@@ -86,6 +86,13 @@ void GemmaImpl::recordDecodeStep(Batch& b) {
     x = add(x2, matmul(h, L.downT));
   }
   recordHead(b, x);
+  // The picked token also goes to the history at the position, so that several steps can run
+  // before the host reads their tokens back (GenerateOptions::readbackEvery).
+  b.call(k.scatter,
+         {{"cache", history},
+          {"update", retyped(tokenBuf, DType::Int32, {1, 1})},
+          {"write_indices", writeIndex}},
+         lastAxis);
 }
 
 void GemmaImpl::buildDecode() {
@@ -96,6 +103,7 @@ void GemmaImpl::buildDecode() {
   writeIndex = r.allocate(DType::Int64, {1});
   mask = r.allocate(dt, {1, 1, 1, maxLen});
   logits = r.allocate(dt, {1, cfg.vocabSize});
+  history = r.allocate(DType::Int32, {1, maxLen});
   maskHost = HostTensor(dt, {1, 1, 1, maxLen});
   writeStepInputs(0);
   if (opt.captureGraph) {
@@ -147,6 +155,12 @@ int64_t GemmaImpl::readToken() {
   int32_t v;
   std::memcpy(&v, t.bytes().data(), 4);
   return v;
+}
+
+std::vector<int64_t> GemmaImpl::readHistory(int64_t first, int64_t n) {
+  const HostTensor t = rt->download(history);
+  const auto* v = reinterpret_cast<const int32_t*>(t.bytes().data());
+  return std::vector<int64_t>(v + first, v + first + n);
 }
 
 std::vector<float> GemmaImpl::readLogits() {
