@@ -81,6 +81,19 @@ struct GenerateResult {
   std::vector<double> tokenMs;
 };
 
+// One kernel call of a profile: its package, the variant that ran, and its GPU time.
+struct ProfiledCall {
+  std::string op;       // "ai.onnx.MatMul"
+  std::string variant;  // the variant that ran
+  double gpuUs = 0;     // timestamp-query time of its passes (-1 where the device has none)
+};
+
+// Gemma::profile: every call of one decode step and of one prefill block, each run alone.
+struct GemmaProfile {
+  std::vector<ProfiledCall> decodeStep;    // in call order
+  std::vector<ProfiledCall> prefillBlock;  // the prompt's first block (up to prefillBlock rows)
+};
+
 class GemmaImpl;
 
 class Gemma {
@@ -94,6 +107,12 @@ class Gemma {
   // Greedy decoding from the prompt's token ids (each in [0, vocab)); the cache starts empty on
   // every call. prompt.size() + maxNew - 1 must fit GemmaOptions::maxLength.
   GenerateResult generate(const std::vector<int64_t>& prompt, const GenerateOptions& options = {});
+
+  // Where the GPU time goes: the prompt's first prefill block, then one decode step, as single
+  // calls with timestamps (each waits; the sum leaves out the gaps between dispatches that a
+  // replay pays). Overwrites cache entries, like a generation does.
+  //   for (const auto& c : model.profile(prompt).decodeStep) std::cout << c.op << " " << c.gpuUs;
+  GemmaProfile profile(const std::vector<int64_t>& prompt);
 
   const GemmaConfig& config() const;
   int64_t maxLength() const;

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
+#include <map>
 #include <random>
 
 #include <nlohmann/json.hpp>
@@ -26,7 +27,7 @@ struct GenerateArgs {
   std::string modelDir, tokens, logitsFile;
   std::vector<int64_t> stop;
   int64_t maxNew = 32, maxLength = 0, prefillBlock = 0, promptLen = 128, repeats = 1, readbackEvery = 8;
-  bool json = false, noGraph = false, bench = false, quiet = false;
+  bool json = false, noGraph = false, bench = false, quiet = false, profile = false;
   HubCliOptions hub;
 };
 
@@ -57,6 +58,33 @@ double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
+}
+
+// A profile's calls summed per (op, variant), largest GPU time first.
+nlohmann::json profileJson(const std::vector<ProfiledCall>& calls) {
+  std::map<std::pair<std::string, std::string>, std::pair<int64_t, double>> sums;
+  double total = 0;
+  for (const ProfiledCall& c : calls) {
+    auto& [n, us] = sums[{c.op, c.variant}];
+    ++n;
+    us += std::max(c.gpuUs, 0.0);
+    total += std::max(c.gpuUs, 0.0);
+  }
+  std::vector<nlohmann::json> rows;
+  for (const auto& [key, v] : sums)
+    rows.push_back({{"op", key.first}, {"variant", key.second}, {"calls", v.first}, {"gpuUs", v.second}});
+  std::sort(rows.begin(), rows.end(), [](const auto& x, const auto& y) {
+    return x["gpuUs"].template get<double>() > y["gpuUs"].template get<double>();
+  });
+  return {{"calls", calls.size()}, {"gpuUs", total}, {"byOp", rows}};
+}
+
+void printProfile(const char* what, const nlohmann::json& p) {
+  std::printf("profile, %s: %zu calls, %.1f us of GPU time (single calls with timestamps)\n", what,
+              p["calls"].get<size_t>(), p["gpuUs"].get<double>());
+  for (const auto& r : p["byOp"])
+    std::printf("  %9.1f us  %4lld x  %s %s\n", r["gpuUs"].get<double>(), r["calls"].get<long long>(),
+                r["op"].get<std::string>().c_str(), r["variant"].get<std::string>().c_str());
 }
 
 nlohmann::json configJson(const GemmaConfig& c) {
@@ -147,6 +175,11 @@ void runGenerate(const GenerateArgs& a) {
                     {"shareOfRoofline", stepMs > 0 ? rooflineMs / stepMs : 0.0},
                     {"prefillVsDecodeSteps", prefillMs > 0 ? stepMs * prompt.size() / prefillMs : 0.0}};
   }
+  if (a.profile) {
+    const GemmaProfile p = model.profile(prompt);
+    out["profile"] = {{"decodeStep", profileJson(p.decodeStep)},
+                      {"prefillBlock", profileJson(p.prefillBlock)}};
+  }
   if (a.json) {
     std::cout << out.dump() << "\n";
     return;
@@ -168,6 +201,10 @@ void runGenerate(const GenerateArgs& a) {
         "weight-streaming roofline: %.3f ms/token (%.1f MB of weights at copy %.0f GB/s): %.1f%% of it\n",
         out["bench"]["rooflineMsPerToken"].get<double>(), model.weightBytes() / 1e6,
         out["bench"]["copyGbps"].get<double>(), 100 * out["bench"]["shareOfRoofline"].get<double>());
+  if (a.profile) {
+    printProfile("one decode step", out["profile"]["decodeStep"]);
+    printProfile("one prefill block", out["profile"]["prefillBlock"]);
+  }
 }
 
 void addGenerateCommand(CLI::App& app) {
@@ -195,6 +232,9 @@ void addGenerateCommand(CLI::App& app) {
                 "Record each decode step as a new batch instead of replaying a graph");
   cmd->add_flag("--json", a->json, "Print one JSON object (tokens, timings, config)");
   cmd->add_flag("--quiet", a->quiet, "No progress line");
+  cmd->add_flag("--profile", a->profile,
+                "Afterwards, run one prefill block and one decode step as single timed calls and "
+                "report GPU time per op and variant");
   cmd->add_flag(
       "--bench", a->bench,
       "Time a random --prompt-len prompt and --max-new tokens against the weight-streaming roofline");

@@ -24,11 +24,7 @@ GemmaImpl::GemmaImpl(std::shared_ptr<Runtime> runtime, GemmaConfig config, const
   k = model::Kernels::load(*rt);
 }
 
-GenerateResult GemmaImpl::generate(const std::vector<int64_t>& prompt, const GenerateOptions& o) {
-  using Clock = std::chrono::steady_clock;
-  auto ms = [](Clock::time_point a, Clock::time_point b) {
-    return std::chrono::duration<double, std::milli>(b - a).count();
-  };
+void GemmaImpl::checkPrompt(const std::vector<int64_t>& prompt) const {
   if (prompt.empty())
     throw Error(ErrorCode::InvalidArgument, "the prompt is empty: give at least one token id");
   for (size_t i = 0; i < prompt.size(); ++i)
@@ -36,6 +32,14 @@ GenerateResult GemmaImpl::generate(const std::vector<int64_t>& prompt, const Gen
       throw Error(ErrorCode::InvalidArgument,
                   "prompt token " + std::to_string(i) + " is " + std::to_string(prompt[i]) +
                       ", outside the vocabulary [0, " + std::to_string(cfg.vocabSize) + ")");
+}
+
+GenerateResult GemmaImpl::generate(const std::vector<int64_t>& prompt, const GenerateOptions& o) {
+  using Clock = std::chrono::steady_clock;
+  auto ms = [](Clock::time_point a, Clock::time_point b) {
+    return std::chrono::duration<double, std::milli>(b - a).count();
+  };
+  checkPrompt(prompt);
   if (o.maxNew < 0) throw Error(ErrorCode::InvalidArgument, "maxNew must not be negative");
   if (o.readbackEvery < 1)
     throw Error(ErrorCode::InvalidArgument,
@@ -125,6 +129,11 @@ Gemma Gemma::load(std::shared_ptr<Runtime> runtime, const std::string& modelDir,
 GenerateResult Gemma::generate(const std::vector<int64_t>& prompt, const GenerateOptions& options) {
   if (!impl_) throw Error(ErrorCode::InvalidArgument, "generate on an empty Gemma (use Gemma::load)");
   return withContext("while generating", [&] { return impl_->generate(prompt, options); });
+}
+
+GemmaProfile Gemma::profile(const std::vector<int64_t>& prompt) {
+  if (!impl_) throw Error(ErrorCode::InvalidArgument, "profile on an empty Gemma (use Gemma::load)");
+  return withContext("while profiling the model", [&] { return impl_->profile(prompt); });
 }
 
 const GemmaConfig& Gemma::config() const {

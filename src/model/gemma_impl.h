@@ -40,6 +40,29 @@ struct Layer {
 enum QkvBlock { kQ = 0, kK, kV, kQRot, kKRot };
 enum MlpBlock { kGate = 0, kUp };
 
+// Where the decode step and the prefill send their kernel calls: a Batch (or a graph capture) in
+// normal use, single timed calls for a profile (GemmaImpl::profile).
+class Recorder {
+ public:
+  virtual ~Recorder() = default;
+  virtual std::map<std::string, DeviceTensor> call(const Kernel& kernel,
+                                                   const std::map<std::string, TensorRef>& inputs,
+                                                   const CallOptions& options = {}) = 0;
+};
+
+class BatchRecorder final : public Recorder {
+ public:
+  explicit BatchRecorder(Batch& b) : b_(b) {}
+  std::map<std::string, DeviceTensor> call(const Kernel& kernel,
+                                           const std::map<std::string, TensorRef>& inputs,
+                                           const CallOptions& options = {}) override {
+    return b_.call(kernel, inputs, options);
+  }
+
+ private:
+  Batch& b_;
+};
+
 // Shared by the load, decode and prefill code (gemma_weights.cpp).
 GpuTensor viewOf(const DeviceTensor& t, int64_t elementOffset, Shape shape);  // elements, not bytes
 GpuTensor retyped(const DeviceTensor& t, DType dtype, Shape shape);           // same bytes, another view
@@ -54,19 +77,24 @@ class GemmaImpl {
   void loadWeights(const std::string& modelDir);  // gemma_weights.cpp
   void buildDecode();                             // gemma_step.cpp: buffers + graph
   GenerateResult generate(const std::vector<int64_t>& prompt, const GenerateOptions& options);
+  void checkPrompt(const std::vector<int64_t>& prompt) const;  // non-empty, ids in the vocabulary
 
   // One decode step for the token in tokenBuf at position `pos` (the per-token inputs are written
-  // before): recorded into `b` (a graph capture or a batch).
-  void recordDecodeStep(Batch& b);
+  // before): recorded into `b` (a graph capture, a batch or a profile).
+  void recordDecodeStep(model::Recorder& b);
   // The model's tail on one hidden row `x` [1, hidden]: final RMSNorm, tied lm_head into `logits`,
   // ArgMax into tokenBuf (the next step's embedding index).
-  void recordHead(Batch& b, const DeviceTensor& x);
+  void recordHead(model::Recorder& b, const DeviceTensor& x);
   CallOptions rmsOptions() const;
   // Sets position, write index and mask for a decode step at `pos`.
   void writeStepInputs(int64_t pos);
   // Prefill of prompt[begin, end) at positions begin..end-1 (gemma_prefill.cpp): one batch; its
   // last row's greedy token lands in tokenBuf and its logits in `logits`.
   void prefillBlock(const std::vector<int64_t>& prompt, int64_t begin, int64_t end);
+  void recordPrefill(model::Recorder& b, const std::vector<int64_t>& prompt, int64_t begin, int64_t end);
+  // One decode step at `pos` and one prefill block of `prompt`, each call run alone with GPU
+  // timestamps (gemma_profile.cpp). Overwrites cache entries: run between generations.
+  GemmaProfile profile(const std::vector<int64_t>& prompt);
   void runDecodeStep();
   void writeToken(int64_t token);  // into tokenBuf, for prompt tokens
   int64_t readToken();             // waits for the queue

@@ -20,10 +20,15 @@ CallOptions perm(std::vector<int64_t> p) {
 }  // namespace
 
 void GemmaImpl::prefillBlock(const std::vector<int64_t>& prompt, int64_t begin, int64_t end) {
+  Batch batch = rt->batch();
+  BatchRecorder to(batch);
+  recordPrefill(to, prompt, begin, end);
+  batch.submit();
+}
+
+void GemmaImpl::recordPrefill(Recorder& b, const std::vector<int64_t>& prompt, int64_t begin, int64_t end) {
   const int64_t T = end - begin, H = cfg.numHeads, KV = cfg.numKvHeads, hd = cfg.headDim;
   const int64_t G = H / KV;
-  Runtime& r = *rt;
-  Batch b = r.batch();
   const CallOptions rms = rmsOptions();
   const CallOptions axis0 = withAttrs({{"axis", int64_t{0}}}), axis1 = withAttrs({{"axis", int64_t{1}}});
   auto matmul = [&](const TensorRef& a, const TensorRef& w) {
@@ -88,7 +93,6 @@ void GemmaImpl::prefillBlock(const std::vector<int64_t>& prompt, int64_t begin, 
   }
   // Only the block's last row predicts a token.
   recordHead(b, gather(x, int64Values({T - 1}), axis0));  // [1, D]
-  b.submit();
 }
 
 }  // namespace wgk

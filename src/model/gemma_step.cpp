@@ -19,7 +19,7 @@ CallOptions GemmaImpl::rmsOptions() const {
   return withAttrs({{"epsilon", cfg.rmsNormEps}, {"axis", int64_t{-1}}, {"stash_type", int64_t{1}}});
 }
 
-void GemmaImpl::recordHead(Batch& b, const DeviceTensor& x) {
+void GemmaImpl::recordHead(Recorder& b, const DeviceTensor& x) {
   DeviceTensor f = b.call(k.rmsNorm, {{"x", x}, {"scale", finalNorm}}, rmsOptions()).at("y");
   CallOptions head;
   head.outputs = {{"y", logits.view()}};
@@ -30,7 +30,7 @@ void GemmaImpl::recordHead(Batch& b, const DeviceTensor& x) {
   b.call(k.argmax, {{"x", logits}}, pick);
 }
 
-void GemmaImpl::recordDecodeStep(Batch& b) {
+void GemmaImpl::recordDecodeStep(Recorder& b) {
   const int64_t H = cfg.numHeads, KV = cfg.numKvHeads, hd = cfg.headDim;
   const int64_t G = H / KV, F = cfg.intermediateSize;
   const CallOptions rms = rmsOptions();
@@ -107,13 +107,18 @@ void GemmaImpl::buildDecode() {
   maskHost = HostTensor(dt, {1, 1, 1, maxLen});
   writeStepInputs(0);
   if (opt.captureGraph) {
-    graph = withContext("while capturing the decode step",
-                        [&] { return r.capture([&](Batch& b) { recordDecodeStep(b); }); });
+    graph = withContext("while capturing the decode step", [&] {
+      return r.capture([&](Batch& b) {
+        BatchRecorder to(b);
+        recordDecodeStep(to);
+      });
+    });
     stepCalls = graph.calls();
     stepDispatches = graph.dispatches();
   } else {
     Batch b = r.batch();
-    recordDecodeStep(b);
+    BatchRecorder to(b);
+    recordDecodeStep(to);
     stepCalls = b.size();
     stepDispatches = 0;  // known only to a graph
   }
@@ -139,7 +144,8 @@ void GemmaImpl::runDecodeStep() {
     return;
   }
   Batch b = rt->batch();
-  recordDecodeStep(b);
+  BatchRecorder to(b);
+  recordDecodeStep(to);
   b.submit();
 }
 

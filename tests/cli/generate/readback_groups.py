@@ -5,7 +5,8 @@ must not depend on the group size, and a stop token inside a group must end the 
 A tiny random Gemma (seed 5) is decoded once with --logits (a readback per step), checked against
 the float64 reference (check_generate.check); then without logits at group sizes 1, 3 and the
 default 8, each of which must give exactly those tokens; then with --stop set to a token first
-produced in the middle of a group of 3, which must return the tokens up to and including it."""
+produced in the middle of a group of 3, which must return the tokens up to and including it; and
+--profile, whose per-op rows must cover every call of the decode step and of the prefill block."""
 import argparse
 import json
 import subprocess
@@ -70,6 +71,20 @@ def main():
     got = generate(a.wgk, model, prompt, n, ["--readback-every", "3", "--stop", str(base[k])])
     if got["tokens"] != base[:k + 1]:
         failures.append(f"--stop {base[k]} (first at {k}) with groups of 3: {got['tokens']} != {base[:k + 1]}")
+    # --profile: every call of one decode step and one prefill block, timed alone.
+    got = generate(a.wgk, model, prompt, 2, ["--profile"])
+    prof = got.get("profile", {})
+    step, pre = prof.get("decodeStep", {}), prof.get("prefillBlock", {})
+    if step.get("calls") != got["decodeCalls"]:
+        failures.append(f"--profile: {step.get('calls')} decode-step calls, the step has {got['decodeCalls']}")
+    for name, part in (("decode step", step), ("prefill block", pre)):
+        rows = part.get("byOp", [])
+        if not rows or part.get("gpuUs", 0) <= 0 or sum(r["calls"] for r in rows) != part.get("calls"):
+            failures.append(f"--profile: the {name} has no GPU time or its rows do not add up: {part}")
+        elif abs(sum(r["gpuUs"] for r in rows) - part["gpuUs"]) > 1e-6 * part["gpuUs"] + 1e-9:
+            failures.append(f"--profile: the {name}'s rows do not sum to its gpuUs")
+        elif not any(r["op"] == "ai.onnx.MatMul" for r in rows):
+            failures.append(f"--profile: no MatMul in the {name}: {rows}")
     if failures:
         sys.exit("FAIL:\n  " + "\n  ".join(failures))
     print(f"ok: group sizes 1, 3, 8 give the per-step tokens; --stop {base[k]} ends at token {k}")
