@@ -16,6 +16,8 @@
 # when <build>/seeds exists, the seed corpora. WGK_FUZZ_FLAGS adds libFuzzer flags to every process
 # (the campaign ran fuzz_planner with -entropic=0: 1,070 executions per second per core against 763
 # with the entropic scheduler's bookkeeping; the other targets gained nothing from it).
+# WGK_FUZZ_ASAN_OPTIONS appends to ASAN_OPTIONS (the campaign's malloc_context_size=4: recording a
+# full stack for every allocation took an eighth of fuzz_package's time).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${WGK_FUZZ_BUILD_DIR:-$here/build-fuzz}
@@ -23,7 +25,8 @@ mode=(-max_total_time="${1:?usage: fuzz.sh SECONDS|--runs N [targets...]}")
 if [[ $1 == --runs ]]; then mode=(-runs="${2:?--runs N}"); shift; fi
 shift
 targets=("$@")
-((${#targets[@]})) || targets=(fuzz_expr fuzz_template fuzz_manifest fuzz_loaders fuzz_tensor_files fuzz_planner)
+((${#targets[@]})) || targets=(fuzz_expr fuzz_template fuzz_manifest fuzz_loaders fuzz_tensor_files fuzz_planner
+  fuzz_package fuzz_hub_response)
 
 if [[ ${WGK_FUZZ_PREBUILT:-0} != 1 && ! -f $build/CMakeCache.txt ]]; then
   CC=${WGK_FUZZ_CC:-clang-14} CXX=${WGK_FUZZ_CXX:-clang++-14} cmake -S "$here" -B "$build" \
@@ -43,14 +46,17 @@ for t in "${targets[@]}"; do
   corpus=$build/corpus/$t findings=$build/findings/$t log=$build/logs/$t.log
   mkdir -p "$corpus" "$findings" "$build/logs"
   read -ra extra <<<"${WGK_FUZZ_FLAGS:-}"
-  case $t in fuzz_manifest | fuzz_loaders | fuzz_template) extra+=(-max_len=65536) ;; esac
+  case $t in
+    fuzz_manifest | fuzz_loaders | fuzz_template | fuzz_hub_response) extra+=(-max_len=65536) ;;
+    fuzz_package) extra+=(-max_len=131072) ;;  # a whole package: MatMul's manifest alone is 100 KB
+  esac
   rc=0
   pids=()
   for ((w = 0; w < workers; w++)); do
     wlog=$log
     ((workers == 1)) || wlog=$log.$w
     # detect_leaks: a leak is a finding too. UBSan halts (built with -fno-sanitize-recover).
-    ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+    ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1${WGK_FUZZ_ASAN_OPTIONS:+:$WGK_FUZZ_ASAN_OPTIONS} \
       "$build/fuzz/$t" "${mode[@]}" -seed=$((w + 1)) -timeout="${WGK_FUZZ_TIMEOUT:-10}" -rss_limit_mb=2560 \
       -malloc_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/" "${extra[@]}" \
       "$corpus" "$build/seeds/$t" >"$wlog" 2>&1 &

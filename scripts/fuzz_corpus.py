@@ -6,7 +6,10 @@
 Seeds are derived, not committed: every manifest, test.json, bench.json and metadata.json, every
 template, each string of every manifest (the expressions), and small .npy / .safetensors files
 written here. Targets whose input starts with a selector byte (fuzz_loaders, fuzz_tensor_files)
-get the byte prepended.
+get the byte prepended. The multi-file targets (fuzz_package, fuzz_hub_response) read sections
+"=== <name>\n<bytes>" (fuzz/fuzz_archive.h): each package folder becomes one seed (test.json cut
+to its first cases, files beyond MAX_PACKAGE_SEED left out), and each metadata.json and manifest.json
+pair becomes HTTP responses as a server sends them.
 """
 import hashlib
 import json
@@ -55,10 +58,71 @@ def safetensors(tensors):
     return struct.pack("<Q", len(h)) + h + data
 
 
+MAX_PACKAGE_SEED = 120000  # bytes: fuzz.sh runs fuzz_package with -max_len=131072
+
+
+def package_dirs():
+    for base in SOURCES:
+        for dirpath, _, names in os.walk(os.path.join(ROOT, base)):
+            if "manifest.json" in names and dirpath.endswith(os.path.join("build", "webgpu")):
+                yield dirpath
+
+
+def section(name, body):
+    return b"=== " + name.encode() + b"\n" + body + (b"" if body.endswith(b"\n") else b"\n")
+
+
+def package_seed(d):
+    """One package folder as fuzz_package's sections: manifest and metadata first, then the templates
+    (smallest first) and a test.json of its first three cases while the seed stays small."""
+    out = section("manifest.json", open(os.path.join(d, "manifest.json"), "rb").read())
+    if os.path.exists(os.path.join(d, "metadata.json")):
+        out += section("metadata.json", open(os.path.join(d, "metadata.json"), "rb").read())
+    test = os.path.join(d, "test.json")
+    if os.path.exists(test):
+        t = json.load(open(test))
+        t["cases"] = t.get("cases", [])[:3]
+        t.pop("fixtureArrays", None) if not t["cases"] else None
+        body = json.dumps(t, separators=(",", ":")).encode()
+        if len(out) + len(body) < MAX_PACKAGE_SEED:
+            out += section("test.json", body)
+    for n in sorted(os.listdir(d), key=lambda n: os.path.getsize(os.path.join(d, n))):
+        if n.endswith(".jinja") or n.endswith(".wgsl"):
+            body = open(os.path.join(d, n), "rb").read()
+            if len(out) + len(body) < MAX_PACKAGE_SEED:
+                out += section(n, body)
+    return out
+
+
+def response(body, headers):
+    head = b"HTTP/1.1 200 OK\r\n" + b"".join(h.encode() + b"\r\n" for h in headers)
+    return head + b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def hub_seeds(d):
+    """metadata.json and manifest.json of a package as a server answers for them."""
+    meta = open(os.path.join(d, "metadata.json"), "rb").read()
+    manifest = open(os.path.join(d, "manifest.json"), "rb").read()
+    name = json.loads(meta).get("name", "x")
+    commit = hashlib.sha1(meta).hexdigest()
+    repo = section("repo", b"webgpu-kernels/" + name.encode())
+    yield repo + section("metadata.json", response(meta, ["X-Repo-Commit: " + commit])) + \
+        section("manifest.json", response(manifest, ["ETag: \"%s\"" % commit[:8]]))
+    # A redirect hop before the answer, a pinned revision, and a branch without X-Repo-Commit.
+    hop = b"HTTP/1.1 302 Found\r\nLocation: https://cdn.example/x\r\nContent-Length: 0\r\n"
+    yield repo + section("revision", commit.encode()) + \
+        section("metadata.json", hop + response(meta, ["X-Repo-Commit: " + commit]))
+    yield repo + section("metadata.json", response(meta, [])) + section("manifest.json", response(manifest, []))
+
+
 def main():
     out = sys.argv[1]
     seeds = {t: set() for t in ["fuzz_expr", "fuzz_template", "fuzz_manifest", "fuzz_loaders",
-                                "fuzz_tensor_files", "fuzz_planner"]}
+                                "fuzz_tensor_files", "fuzz_planner", "fuzz_package", "fuzz_hub_response"]}
+    for d in package_dirs():
+        seeds["fuzz_package"].add(package_seed(d))
+        if os.path.exists(os.path.join(d, "metadata.json")):
+            seeds["fuzz_hub_response"].update(hub_seeds(d))
     for f in files([".jinja", ".wgsl"]):
         seeds["fuzz_template"].add(open(f, "rb").read())
     for f in files(["manifest.json"]):

@@ -135,6 +135,13 @@ int run(int argc, char** argv) {
   } catch (const Error& e) {
     std::cerr << "wgk: error [" << errorCodeName(e.code()) << "]: " << e.what() << "\n";
     rc = exitCodeFor(e.code());
+  } catch (const std::bad_alloc&) {
+    // Whatever made wgk allocate came from an input (a package, a tensor file): exit 4 like a
+    // package that breaks a budget. A server's answer is recoded as Network (5) in the hub.
+    std::cerr << "wgk: error [" << errorCodeName(ErrorCode::Manifest)
+              << "]: ran out of host memory (std::bad_alloc): the input asks for more than this machine "
+                 "can hold; see the budgets in docs/reliability.md\n";
+    rc = exitCodeFor(ErrorCode::Manifest);
   } catch (const std::exception& e) {
     std::cerr << "wgk: internal error: " << e.what() << "\n";
     rc = 70;

@@ -37,4 +37,10 @@ void rethrowAsWgkError() {
   }
 }
 
+void throwOutOfHostMemory(ErrorCode code, const std::string& what) {
+  throw Error(code, "ran out of host memory " + what +
+                        " (std::bad_alloc): the input asks for more than this machine can hold; see the "
+                        "budgets in docs/reliability.md");
+}
+
 }  // namespace wgk

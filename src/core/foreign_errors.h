@@ -7,6 +7,8 @@
 // wgk::Error itself, and every other exception, pass through untouched (the context chain stays).
 #pragma once
 
+#include <new>
+#include <string>
 #include <utility>
 
 #include "wgk/error.h"
@@ -25,6 +27,20 @@ decltype(auto) asWgkErrors(Fn&& fn) {
     throw;
   } catch (...) {
     rethrowAsWgkError();
+  }
+}
+
+// Runs fn(); a std::bad_alloc escaping it (the host's memory exhausted by something an input made
+// wgk build) becomes Error(code, "ran out of host memory <what> ..."): a clear error with the exit
+// code of the input's kind (a package's Manifest: 4, a server's answer Network: 5), never an abort.
+[[noreturn]] void throwOutOfHostMemory(ErrorCode code, const std::string& what);
+
+template <class Fn>
+decltype(auto) hostMemoryErrorsAs(ErrorCode code, const std::string& what, Fn&& fn) {
+  try {
+    return std::forward<Fn>(fn)();
+  } catch (const std::bad_alloc&) {
+    throwOutOfHostMemory(code, what);
   }
 }
 

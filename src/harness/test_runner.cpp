@@ -161,6 +161,7 @@ TestOutcome runTestCase(Kernel& kernel, const package::TestCase& c, const Prepar
   } catch (const Error& e) {
     out.status = "error";
     out.detail = e.what();
+    out.deviceLost = e.code() == ErrorCode::DeviceLost;
   }
   return out;
 }
@@ -175,7 +176,12 @@ TestSummary runTests(Kernel& kernel, const TestSelection& sel,
   if (!sel.caseName.empty() && !file.findCase(sel.caseName))
     throw Error(ErrorCode::NotFound, "test.json of " + opId + " has no case '" + sel.caseName + "'");
   TestSummary summary;
+  std::string lostIn;  // non-empty after a case lost the device: why the rest are not run
   auto record = [&](TestOutcome o) {
+    if (o.deviceLost && lostIn.empty())
+      lostIn = "not run: case " + o.caseName + (o.variant.empty() ? "" : " (variant " + o.variant + ")") +
+               " lost the device (" + o.detail.substr(0, o.detail.find('\n')) +
+               "); wgk test runs no more of this package's cases, each of which would wait for the GPU again";
     if (o.status == "pass")
       ++summary.passed;
     else if (o.status == "skip")
@@ -187,6 +193,10 @@ TestSummary runTests(Kernel& kernel, const TestSelection& sel,
   };
   for (const auto& c : file.cases) {
     if (!sel.caseName.empty() && c.name != sel.caseName) continue;
+    if (!lostIn.empty()) {
+      record({c.name, sel.variant, "", "skip", lostIn});
+      continue;
+    }
     if (c.skipGpu) {
       record({c.name, "", "", "skip", c.skipGpu->category + ": " + c.skipGpu->reason});
       continue;
@@ -205,7 +215,9 @@ TestSummary runTests(Kernel& kernel, const TestSelection& sel,
       record({c.name, sel.variant, "", "skip", skipReason});
       continue;
     }
-    for (const auto& v : variants) record(runTestCase(kernel, c, prepared, v));
+    for (const auto& v : variants)
+      record(lostIn.empty() ? runTestCase(kernel, c, prepared, v)
+                            : TestOutcome{c.name, v, "", "skip", lostIn});
   }
   return summary;
 }

@@ -30,6 +30,7 @@ struct TestOutcome {
   double maxAbsError = 0, maxUlpError = 0;
   double gpuUs = -1;
   std::string shapes;  // the first input's dtype and shape, for tables
+  bool deviceLost = false;  // the error was Error(DeviceLost): a GPU deadline or a driver reset
   nlohmann::json toJson() const;
 };
 
@@ -63,7 +64,9 @@ TestOutcome runTestCase(Kernel& kernel, const package::TestCase& c, const Prepar
                         const std::string& variant);
 
 // Loads <package>/build/webgpu/test.json and runs the selection; `onOutcome` sees each result as
-// it completes (for progress lines).
+// it completes (for progress lines). After the first case that loses the device (a shader past the
+// GPU deadline), the remaining cases are not run but skipped, saying why: a package whose shader
+// never ends would otherwise wait the deadline once per case.
 TestSummary runTests(Kernel& kernel, const TestSelection& sel,
                      const std::function<void(const TestOutcome&)>& onOutcome = nullptr);
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "core/foreign_errors.h"
 #include "hub/cache.h"
 #include "hub/digest.h"
 #include "hub/fs_util.h"
@@ -47,6 +48,11 @@ CommitAnswer askCommit(const RepoId& repo, const PackageRequest& request, const 
   CommitAnswer a;
   a.metadata = httpGet(resolveBase(repo, options) + request.gitRev() + "/build/webgpu/metadata.json",
                        options.http, "metadata.json");
+  commitFromResponse(a, request);
+  return a;
+}
+
+void commitFromResponse(CommitAnswer& a, const PackageRequest& request) {
   auto header = a.metadata.headers.find("x-repo-commit");
   if (header != a.metadata.headers.end() && isRevision(header->second)) {
     a.commit = lower(header->second);
@@ -59,15 +65,50 @@ CommitAnswer askCommit(const RepoId& repo, const PackageRequest& request, const 
   } else {
     a.commit = contentRevision(a.metadata.body);
   }
-  return a;
+}
+
+PackageMetadata metadataFromResponse(const RepoId& repo, const HttpResponse& metaResp) {
+  PackageMetadata meta = withContext("in metadata.json from " + metaResp.finalUrl,
+                                     [&] { return PackageMetadata::parse(metaResp.body); });
+  if (meta.name != repo.name)
+    throw Error(ErrorCode::Integrity, "metadata.json of " + repo.str() + " names the package \"" + meta.name +
+                                          "\"; it must match the repo basename \"" + repo.name + "\"");
+  if (!meta.files.count("manifest.json"))
+    throw Error(ErrorCode::Integrity,
+                "metadata.json of " + repo.str() + " records no digest for manifest.json");
+  for (const auto& [rel, digest] : meta.files) checkSafeRelativePath(rel, "metadata.json");
+  return meta;
+}
+
+void checkManifestAgainstMetadata(const RepoId& repo, const PackageMetadata& meta,
+                                  const std::string& manifestBytes) {
+  ManifestFacts facts =
+      manifestFacts(package::readManifest(manifestBytes, "manifest.json", meta.manifestSpec));
+  if (facts.opId() != meta.name)
+    throw Error(ErrorCode::Integrity, "manifest.json of " + repo.str() + " declares op \"" + facts.opId() +
+                                          "\" but metadata.json names \"" + meta.name + "\"");
+  // The manifest must not name a template that metadata.json would not have us download.
+  for (const auto& [vid, shaders] : facts.variantShaders) {
+    auto it = meta.variants.find(vid);
+    for (const auto& s : shaders)
+      if (it == meta.variants.end() || std::find(it->second.begin(), it->second.end(), s) == it->second.end())
+        throw Error(ErrorCode::Integrity,
+                    "manifest.json variant \"" + vid + "\" uses " + s +
+                        ", which metadata.json does not list for it (regenerate with `wgk digest --write`)");
+  }
 }
 
 StagedPackage downloadPackage(const RepoId& repo, const PackageRequest& request, const HubOptions& options,
                               const fs::path& stagingDir, const std::set<std::string>& have,
                               const CommitAnswer* asked) {
   if (options.offline) throw Error(ErrorCode::Internal, "downloadPackage called in offline mode");
-  // One deadline for every file of this package (httpGet also keeps its own per file).
-  return downloadPackageBefore(repo, request, withDownloadDeadline(options), stagingDir, have, asked);
+  // One deadline for every file of this package (httpGet also keeps its own per file). What the
+  // server sends is checked against the budgets before it is built; should the host still run
+  // out of memory, that is the server's answer's fault (exit 5), not an abort.
+  return hostMemoryErrorsAs(
+      ErrorCode::Network, "while reading what " + options.endpoint + " sent for " + repo.str(), [&] {
+        return downloadPackageBefore(repo, request, withDownloadDeadline(options), stagingDir, have, asked);
+      });
 }
 
 StagedPackage downloadPackageBefore(const RepoId& repo, const PackageRequest& request,
@@ -83,14 +124,7 @@ StagedPackage downloadPackageBefore(const RepoId& repo, const PackageRequest& re
   // Files after metadata.json come from the commit, so a branch moving mid-download cannot mix two.
   const std::string fetchRev = answer.fromHeader ? commit : request.gitRev();
 
-  PackageMetadata meta = withContext("in metadata.json from " + metaResp.finalUrl,
-                                     [&] { return PackageMetadata::parse(metaResp.body); });
-  if (meta.name != repo.name)
-    throw Error(ErrorCode::Integrity, "metadata.json of " + repo.str() + " names the package \"" + meta.name +
-                                          "\"; it must match the repo basename \"" + repo.name + "\"");
-  if (!meta.files.count("manifest.json"))
-    throw Error(ErrorCode::Integrity,
-                "metadata.json of " + repo.str() + " records no digest for manifest.json");
+  PackageMetadata meta = metadataFromResponse(repo, metaResp);
 
   fs::path dir = webgpuDir(stagingDir);
   auto fetchVerified = [&](const std::string& rel) {
@@ -106,24 +140,7 @@ StagedPackage downloadPackageBefore(const RepoId& repo, const PackageRequest& re
     return r.body;
   };
 
-  if (!have.count("manifest.json")) {
-    std::string manifestBytes = fetchVerified("manifest.json");
-    ManifestFacts facts = manifestFacts(package::readManifest(manifestBytes, "manifest.json", meta.manifestSpec));
-    if (facts.opId() != meta.name)
-      throw Error(ErrorCode::Integrity, "manifest.json of " + repo.str() + " declares op \"" + facts.opId() +
-                                            "\" but metadata.json names \"" + meta.name + "\"");
-    // The manifest must not name a template that metadata.json would not have us download.
-    for (const auto& [vid, shaders] : facts.variantShaders) {
-      auto it = meta.variants.find(vid);
-      for (const auto& s : shaders)
-        if (it == meta.variants.end() ||
-            std::find(it->second.begin(), it->second.end(), s) == it->second.end())
-          throw Error(
-              ErrorCode::Integrity,
-              "manifest.json variant \"" + vid + "\" uses " + s +
-                  ", which metadata.json does not list for it (regenerate with `wgk digest --write`)");
-    }
-  }
+  if (!have.count("manifest.json")) checkManifestAgainstMetadata(repo, meta, fetchVerified("manifest.json"));
   for (const auto& rel : requiredFiles(meta, options.withTests))
     if (rel != "manifest.json" && !have.count(rel)) fetchVerified(rel);
   // metadata.json last: a staged folder holding it is complete.

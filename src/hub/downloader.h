@@ -13,8 +13,9 @@
 #include <set>
 #include <string>
 
-#include "hub/hub_config.h"
 #include "hub/http_client.h"
+#include "hub/hub_config.h"
+#include "hub/metadata.h"
 #include "hub/repo_ref.h"
 
 namespace wgk::hub {
@@ -33,6 +34,17 @@ struct CommitAnswer {
   HttpResponse metadata;
 };
 CommitAnswer askCommit(const RepoId& repo, const PackageRequest& request, const HubOptions& options);
+
+// The pure steps of a download, exposed so that fuzz_hub_response can feed them a server's bytes
+// without sockets. The commit a metadata.json response names (step 1):
+void commitFromResponse(CommitAnswer& answer, const PackageRequest& request);
+// metadata.json as the server sent it for `repo`: parsed, naming the repo's package, recording a
+// digest for manifest.json, every file name a safe relative path. Errors: Manifest, Integrity.
+PackageMetadata metadataFromResponse(const RepoId& repo, const HttpResponse& metadata);
+// manifest.json's bytes against that metadata: its op is the package, and every template a
+// variant uses is one metadata.json lists for it (Integrity otherwise).
+void checkManifestAgainstMetadata(const RepoId& repo, const PackageMetadata& meta,
+                                  const std::string& manifestBytes);
 
 // `options` with the per-download deadline (HttpSettings::downloadDeadlineSec from now) unless it
 // already has one: asking for the commit and downloading it then share one deadline.

@@ -25,16 +25,13 @@ void globalInit() {
 
 struct Transfer {
   std::string body;
-  std::map<std::string, std::string> headers;
+  ResponseHeaders head;  // the headers, and why the response was refused
   uint64_t cap = 0;
   bool capExceeded = false;
   bool progress = false;
   std::string label;
   std::chrono::steady_clock::time_point lastPrint{};
   bool printed = false;
-  // The response now arriving (one per redirect hop): its Content-Length, and why it was refused.
-  std::string contentLength;
-  std::string refused;  // non-empty: a malformed header; the transfer was aborted
   // Stall detection: the body's size when it last grew, and when.
   long stallSec = 0;
   curl_off_t lastNow = 0;
@@ -59,44 +56,10 @@ size_t onBody(char* data, size_t size, size_t n, void* user) {
   return len;
 }
 
-// Returning anything but size * n aborts the transfer (CURLE_WRITE_ERROR); t->refused says why.
+// Returning anything but size * n aborts the transfer (CURLE_WRITE_ERROR); t->head.refused says why.
 size_t onHeader(char* data, size_t size, size_t n, void* user) {
   auto* t = static_cast<Transfer*>(user);
-  std::string line(data, size * n);
-  if (line.rfind("HTTP/", 0) == 0) {  // a status line: a new response (a redirect hop, a 100)
-    t->contentLength.clear();
-    return size * n;
-  }
-  auto colon = line.find(':');
-  if (colon != std::string::npos) {
-    std::string name = line.substr(0, colon);
-    std::transform(name.begin(), name.end(), name.begin(), [](char c) { return char(std::tolower(c)); });
-    std::string value = line.substr(colon + 1);
-    auto b = value.find_first_not_of(" \t"), e = value.find_last_not_of(" \t\r\n");
-    value = b == std::string::npos ? "" : value.substr(b, e - b + 1);
-    if (std::any_of(value.begin(), value.end(),
-                    [](char c) { return isControl(static_cast<unsigned char>(c)); })) {
-      t->refused = "the response header " + name + " holds a control character";
-      return 0;
-    }
-    if (name == "content-length") {
-      // Two lengths (RFC 9110 8.6: a recipient must reject differing values) or a malformed one
-      // would have the body end where the server likes: refuse the response.
-      if (value.empty() || value.size() > 18 ||
-          !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-        t->refused = "the response has a malformed Content-Length \"" + value + "\"";
-        return 0;
-      }
-      if (!t->contentLength.empty() && t->contentLength != value) {
-        t->refused = "the response has conflicting Content-Length headers (" + t->contentLength + " and " +
-                     value + ")";
-        return 0;
-      }
-      t->contentLength = value;
-    }
-    t->headers.emplace(name, value);  // keeps the first
-  }
-  return size * n;
+  return t->head.add(std::string_view(data, size * n)) ? size * n : 0;
 }
 
 int onProgress(void* user, curl_off_t total, curl_off_t now, curl_off_t, curl_off_t) {
@@ -177,6 +140,46 @@ bool unreachableCurl(CURLcode rc) {
 }
 
 }  // namespace
+
+bool ResponseHeaders::add(std::string_view line) {
+  if (++lines > kMaxLines) {
+    refused = "the response sent more than " + std::to_string(kMaxLines) + " header lines";
+    return false;
+  }
+  if (line.rfind("HTTP/", 0) == 0) {  // a status line: a new response (a redirect hop, a 100)
+    contentLength.clear();
+    return true;
+  }
+  auto colon = line.find(':');
+  if (colon == std::string_view::npos) return true;
+  std::string name(line.substr(0, colon));
+  std::transform(name.begin(), name.end(), name.begin(), [](char c) { return char(std::tolower(c)); });
+  std::string_view value = line.substr(colon + 1);
+  auto b = value.find_first_not_of(" \t"), e = value.find_last_not_of(" \t\r\n");
+  value = b == std::string_view::npos ? std::string_view() : value.substr(b, e - b + 1);
+  if (std::any_of(value.begin(), value.end(),
+                  [](char c) { return isControl(static_cast<unsigned char>(c)); })) {
+    refused = "the response header " + name + " holds a control character";
+    return false;
+  }
+  if (name == "content-length") {
+    // Two lengths (RFC 9110 8.6: a recipient must reject differing values) or a malformed one
+    // would have the body end where the server likes: refuse the response.
+    if (value.empty() || value.size() > 18 ||
+        !std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      refused = "the response has a malformed Content-Length \"" + std::string(value.substr(0, 40)) + "\"";
+      return false;
+    }
+    if (!contentLength.empty() && contentLength != value) {
+      refused = "the response has conflicting Content-Length headers (" + contentLength + " and " +
+                std::string(value) + ")";
+      return false;
+    }
+    contentLength = std::string(value);
+  }
+  headers.emplace(std::move(name), std::string(value));  // keeps the first
+  return true;
+}
 
 void checkHeaderValue(const std::string& value, const std::string& what) {
   for (size_t i = 0; i < value.size(); ++i)
@@ -283,7 +286,7 @@ static CURLcode attempt(const std::string& url, const HttpSettings& s, const Dea
       tr.printed = false;
     }
     if (rc != CURLE_OK) {
-      if (!tr.refused.empty() || tr.stalled) return rc;  // httpGet reports these itself
+      if (!tr.head.refused.empty() || tr.stalled) return rc;  // httpGet reports these itself
       why = tr.capExceeded || rc == CURLE_FILESIZE_EXCEEDED
                 ? "larger than the size cap of " + std::to_string(s.maxFileBytes) + " bytes"
                 : curl_easy_strerror(rc);
@@ -329,7 +332,7 @@ HttpResponse httpGet(const std::string& url, const HttpSettings& s, const std::s
     CURLcode rc = attempt(url, s, deadline, resp, tr, why);
     connected = connected || tr.connected || rc == CURLE_OK;
     // A malformed response or a body that stopped short: the same server would do it again.
-    if (!tr.refused.empty()) throw Error(ErrorCode::Network, "GET " + url + ": " + tr.refused);
+    if (!tr.head.refused.empty()) throw Error(ErrorCode::Network, "GET " + url + ": " + tr.head.refused);
     if (tr.stalled)
       throw Error(
           ErrorCode::Network,
@@ -348,7 +351,7 @@ HttpResponse httpGet(const std::string& url, const HttpSettings& s, const std::s
       down = unreachableCurl(rc);
     } else if (resp.status >= 200 && resp.status < 300) {
       resp.body = std::move(tr.body);
-      resp.headers = std::move(tr.headers);
+      resp.headers = std::move(tr.head.headers);
       return resp;
     } else if (resp.status == 404) {
       throw Error(ErrorCode::NotFound, "GET " + url + ": HTTP 404 (not found)");

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <string_view>
 
 #include "wgk/error.h"
 
@@ -56,6 +57,20 @@ class EndpointDown : public Error {
 
  private:
   bool connected_;
+};
+
+// The headers of the responses of one GET as they arrive, one line at a time (what libcurl's
+// header callback sees; a status line starts the next response: a redirect hop, a 100). Pure, so
+// that the fuzz target fuzz_hub_response feeds it a server's bytes without sockets.
+struct ResponseHeaders {
+  std::map<std::string, std::string> headers;  // lower-case names; the first hop that sent one wins
+  std::string contentLength;                   // of the response now arriving
+  std::string refused;                         // non-empty: why the response was refused
+  size_t lines = 0;                            // header lines so far, every hop included
+  static constexpr size_t kMaxLines = 1024;    // more is refused: the map would grow without bound
+  // Takes one header line (its CR LF included or not). false: refused (a header value holding a
+  // control character, a malformed Content-Length, two different ones); `refused` says why.
+  bool add(std::string_view line);
 };
 
 // Refuses a header value holding a control character (CR, LF, NUL, ...; HTAB is allowed):

@@ -30,6 +30,12 @@ std::optional<std::string> manifestSpecOf(const Json& metadata) {
 }
 
 std::shared_ptr<Package> Package::open(const std::string& folder) {
+  // A package too large for the host's memory is the package's fault (exit 4), never an abort.
+  return hostMemoryErrorsAs(ErrorCode::Manifest, "while loading the package " + folder,
+                            [&] { return openChecked(folder); });
+}
+
+std::shared_ptr<Package> Package::openChecked(const std::string& folder) {
   return asWgkErrors([&] {
     auto dir = findWebgpuDir(folder);
     if (!dir)

@@ -45,6 +45,7 @@ class Package {
 
  private:
   Package() = default;
+  static std::shared_ptr<Package> openChecked(const std::string& folder);
   std::filesystem::path resolve(const std::string& relative) const;  // checked, canonical
   Manifest manifest_;
   std::filesystem::path dir_, root_;

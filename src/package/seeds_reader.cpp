@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "package/budgets.h"
 #include "package/manifest.h"
 #include "package/manifest_checks.h"
 #include "wgk/error.h"
@@ -440,6 +441,10 @@ Manifest readSeedsManifest(const Json& j) {
     }
     const Json& variants = readArray(r.required("variants"), "/variants");
     if (variants.empty()) schemaError("/variants", "a manifest needs at least one variant");
+    if (variants.size() > kMaxVariants)
+      schemaError("/variants", "the package holds " + std::to_string(variants.size()) +
+                                   " variants, more than " + std::to_string(kMaxVariants) +
+                                   " (package::kMaxVariants)");
     for (size_t i = 0; i < variants.size(); ++i)
       m.variants.push_back(readVariant(variants[i], jsonPath("/variants", i), sets, constants));
     for (const char* k : {"$schema", "manifestVersion"}) r.optional(k);

@@ -4,6 +4,7 @@
 // splices into a list); "{key}" inside a longer string takes the value's text.
 #include <regex>
 
+#include "package/budgets.h"
 #include "package/manifest_checks.h"
 #include "package/spec21_internal.h"
 #include "wgk/error.h"
@@ -131,12 +132,25 @@ void checkResolved(const Json& j, const std::string& where) {
     }
 }
 
-// The cells of an {axes, exclude, cases} family, in axis order, each with its values.
-std::vector<Values> axisCells(const Json& fam, const std::string& path) {
+// Refuses a family of `cells` cases x `templates` variant templates that would take the package
+// past kMaxVariants (`already` expanded before it), before any of them is built.
+void checkFamilySize(uint64_t cells, size_t templates, size_t already, const std::string& path) {
+  const uint64_t total = cells * templates;  // each at most kMaxJsonObjectKeys: no overflow
+  if (already + total > kMaxVariants)
+    schemaError(path, "the family expands to " + std::to_string(total) + " variants (" +
+                          std::to_string(cells) + " cases x " + std::to_string(templates) +
+                          " templates), which takes the package past " + std::to_string(kMaxVariants) +
+                          " variants (package::kMaxVariants)");
+}
+
+// The cells of an {axes, exclude, cases} family, in axis order, each with its values; the family's
+// size is checked (checkFamilySize) before the cells are built.
+std::vector<Values> axisCells(const Json& fam, const std::string& path, size_t templates, size_t already) {
   const Json& axes = fam.at("axes");
   if (!axes.is_object() || axes.size() != 2) schemaError(path + "/axes", "axes must have exactly two named axes");
   std::vector<std::string> names;
   std::vector<std::vector<std::pair<std::string, Values>>> entries;
+  std::vector<std::set<std::string>> keys;   // per axis: lookups that stay linear in the entries
   std::map<std::string, std::string> owner;  // value name -> axis
   for (auto it = axes.begin(); it != axes.end(); ++it) {
     const std::string ap = jsonPath(path + "/axes", it.key());
@@ -144,6 +158,7 @@ std::vector<Values> axisCells(const Json& fam, const std::string& path) {
     names.push_back(it.key());
     if (!it.value().is_array() || it.value().empty()) schemaError(ap, "an axis must be a non-empty array");
     std::vector<std::pair<std::string, Values>> list;
+    std::set<std::string>& seen = keys.emplace_back();
     for (size_t i = 0; i < it.value().size(); ++i) {
       const Json& e = it.value()[i];
       const std::string ep = jsonPath(ap, i);
@@ -151,8 +166,7 @@ std::vector<Values> axisCells(const Json& fam, const std::string& path) {
         schemaError(ep, "an axis entry needs an identifier $key");
       const std::string key = e["$key"];
       detail::requireIdentifier(key, ep + "/$key", "$key");
-      for (const auto& [k, v] : list)
-        if (k == key) schemaError(ep, "duplicate $key '" + key + "' in axis " + it.key());
+      if (!seen.insert(key).second) schemaError(ep, "duplicate $key '" + key + "' in axis " + it.key());
       Values vals;
       for (auto m = e.begin(); m != e.end(); ++m) {
         if (m.key() == "$key") continue;
@@ -171,8 +185,7 @@ std::vector<Values> axisCells(const Json& fam, const std::string& path) {
     std::pair<std::string, std::string> cell;
     for (size_t a = 0; a < 2; ++a) {
       const Json* k = s.contains(names[a]) ? &s[names[a]] : nullptr;
-      const bool ok = k && k->is_string() &&
-                      std::any_of(entries[a].begin(), entries[a].end(), [&](const auto& e) { return e.first == *k; });
+      const bool ok = k && k->is_string() && keys[a].count(k->get<std::string>());
       if (!ok) schemaError(sp, "must select an existing " + names[a] + " key");
       (a == 0 ? cell.first : cell.second) = k->get<std::string>();
     }
@@ -200,6 +213,8 @@ std::vector<Values> axisCells(const Json& fam, const std::string& path) {
       overrides[cell] = std::move(vals);
     }
   }
+  checkFamilySize(uint64_t{entries[0].size()} * entries[1].size() - excluded.size(), templates, already,
+                  path + "/axes");
   std::vector<Values> cells;
   for (const auto& [k0, v0] : entries[0])
     for (const auto& [k1, v1] : entries[1]) {
@@ -224,6 +239,9 @@ std::vector<ExpandedVariant> expandFamilies(const Json& variants) {
     if (!v.is_object()) schemaError(path, "a variant must be an object");
     if (v.contains("use")) schemaError(path, "an unexpanded shared fragment reference (\"use\"); expand it first");
     if (!v.contains("cases") && !v.contains("axes") && !v.contains("exclude")) {
+      if (out.size() >= kMaxVariants)
+        schemaError(path, "the package holds more than " + std::to_string(kMaxVariants) +
+                              " variants (package::kMaxVariants)");
       out.push_back({v, path, ""});
       continue;
     }
@@ -238,10 +256,11 @@ std::vector<ExpandedVariant> expandFamilies(const Json& variants) {
       schemaError(path + "/variants", "a family needs at least one variant template");
     std::vector<Values> cases;
     if (v.contains("axes")) {
-      cases = axisCells(v, path);
+      cases = axisCells(v, path, v["variants"].size(), out.size());
     } else {
       if (!v["cases"].is_array() || v["cases"].empty())
         schemaError(path + "/cases", "family cases must be a non-empty array of case records");
+      checkFamilySize(v["cases"].size(), v["variants"].size(), out.size(), path + "/cases");
       for (size_t c = 0; c < v["cases"].size(); ++c) {
         checkRecord(v["cases"][c], jsonPath(path + "/cases", c));
         Values vals;

@@ -2,7 +2,12 @@
 // uniform values and bytes), WGSL declarations, dispatch and the rendered shader.
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <functional>
+#include <set>
+
 #include "expr/expression.h"
+#include "package/budgets.h"
 #include "package/manifest_checks.h"
 #include "plan/plan_internal.h"
 #include "templates/template.h"
@@ -17,7 +22,14 @@ using package::PassSpec;
 namespace {
 
 constexpr int64_t kMaxRepeat = 65535;
-constexpr size_t kMaxPasses = 131072;
+using package::kMaxPassesPerCall;
+using package::kMaxPipelinesPerCall;
+
+// Passes a list of nodes yields at least: its plain passes (a nested group may repeat zero times).
+size_t directPasses(const std::vector<package::PassNode>& nodes) {
+  return static_cast<size_t>(
+      std::count_if(nodes.begin(), nodes.end(), [](const auto& n) { return !n.isGroup; }));
+}
 
 // "$name": the string value of `name` in the pass scope, which must be a WGSL element type.
 std::string elementType(const std::string& written, const expr::Scope& scope, const std::string& what) {
@@ -142,13 +154,31 @@ struct Expander {
   const DeviceProfile& device;
   const PlanOptions& options;
   std::vector<PlannedPass> out;
+  std::set<size_t> shaders;  // hashes of the distinct rendered shaders: one pipeline each
+
+  static Error tooManyPasses() {
+    // One bind group and one uniform buffer each: 65,535 of them crashed the Vulkan driver.
+    return Error(ErrorCode::Contract,
+                 fmt::format("the call would run more than {} passes (package::kMaxPassesPerCall; one bind "
+                             "group each)",
+                             kMaxPassesPerCall));
+  }
+
+  void add(PlannedPass pass) {
+    if (!pass.wgsl.empty() && shaders.insert(std::hash<std::string>{}(pass.wgsl)).second &&
+        shaders.size() > kMaxPipelinesPerCall)
+      throw Error(ErrorCode::Contract,
+                  fmt::format("the call would use more than {} distinct shaders (compute "
+                              "pipelines; package::kMaxPipelinesPerCall)",
+                              kMaxPipelinesPerCall));
+    out.push_back(std::move(pass));
+  }
 
   void expand(const std::vector<package::PassNode>& nodes, const expr::Map& repeat, const std::string& prefix) {
     for (const auto& n : nodes) {
       if (!n.isGroup) {
-        if (out.size() >= kMaxPasses)
-          throw Error(ErrorCode::Manifest, fmt::format("the variant expands to more than {} passes", kMaxPasses));
-        out.push_back(withContext("in pass " + prefix + n.pass.id, [&] {
+        if (out.size() >= kMaxPassesPerCall) throw tooManyPasses();
+        add(withContext("in pass " + prefix + n.pass.id, [&] {
           return planPass(pkg, n.pass, prefix + n.pass.id, variantScope, derived, expr::Value(repeat), rs, req,
                           device, options);
         }));
@@ -162,6 +192,10 @@ struct Expander {
       if (count < 0 || count > kMaxRepeat)
         throw Error(ErrorCode::Contract, fmt::format("repeat group {} count is {}; it must be in [0, {}]",
                                                      prefix + n.groupId, count, kMaxRepeat));
+      // Refused before the first repetition is planned when its plain passes alone are too many.
+      if (uint64_t(count) * directPasses(n.children) > kMaxPassesPerCall - out.size())
+        throw tooManyPasses().with(fmt::format("repeat group {} repeats {} passes {} times",
+                                               prefix + n.groupId, directPasses(n.children), count));
       for (int64_t i = 0; i < count; ++i) {
         expr::Map inner = repeat;
         inner["index"] = expr::Value(i);

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/shape_text.h"
 #include "expr/budget.h"
 #include "expr/expression.h"
 #include "plan/plan_explain.h"
@@ -271,6 +272,41 @@ std::unique_ptr<expr::Scope> selectedScope(const Manifest& m, const Candidate& c
   return scope;
 }
 
+// The device limits `run` meets when it creates and binds the plan's buffers, applied here so that
+// `plan` refuses what `run` would (an intermediate of 4 TiB, one just over the binding limit, an
+// 80 KB uniform struct). A profile without a limit leaves it unchecked.
+uint64_t limitOr(const DeviceProfile& device, const char* name) {
+  auto it = device.limits.find(name);
+  return it == device.limits.end() ? UINT64_MAX : it->second;
+}
+
+// Every intermediate is one buffer, bound whole as storage. Checked before the passes are planned.
+void checkIntermediateLimits(const Plan& plan, const DeviceProfile& device) {
+  const uint64_t maxBuffer = limitOr(device, "maxBufferSize");
+  const uint64_t maxStorage = limitOr(device, "maxStorageBufferBindingSize");
+  for (const PlannedIntermediate& im : plan.intermediates) {
+    const bool overBuffer = im.bytes > maxBuffer;
+    if (overBuffer || im.bytes > maxStorage)
+      throw Error(ErrorCode::Contract,
+                  "intermediate '" + im.id + "' " + shapeText(im.shape) + " holds " +
+                      std::to_string(im.bytes) + " bytes, more than the device's " +
+                      (overBuffer ? "maxBufferSize (" + std::to_string(maxBuffer)
+                                  : "maxStorageBufferBindingSize (" + std::to_string(maxStorage)) +
+                      ")");
+  }
+}
+
+void checkUniformLimits(const Plan& plan, const DeviceProfile& device) {
+  const uint64_t maxUniform = limitOr(device, "maxUniformBufferBindingSize");
+  for (const PlannedPass& pass : plan.passes)
+    for (const PlannedBinding& b : pass.bindings)
+      if (b.kind == BindingKind::Uniform && b.uniformBytes.size() > maxUniform)
+        throw Error(ErrorCode::Contract, "uniform " + b.structName + " of pass '" + pass.id + "' packs " +
+                                             std::to_string(b.uniformBytes.size()) +
+                                             " bytes, more than the device's maxUniformBufferBindingSize (" +
+                                             std::to_string(maxUniform) + ")");
+}
+
 }  // namespace
 
 Planner::Planner(std::shared_ptr<const package::Package> package) : package_(std::move(package)) {
@@ -331,10 +367,16 @@ Plan Planner::plan(const PlanRequest& request, const DeviceProfile& device, cons
           pi.dtype = resolveDType(is.dtype, rs, "intermediate '" + is.id + "'");
           pi.shape = valueToShape(is.shape.evaluate(*scope), "intermediate shape `" + is.shape.text() + "`");
         });
-        pi.bytes = static_cast<uint64_t>(numel(pi.shape)) * storageBytes(pi.dtype);
+        const uint64_t n = static_cast<uint64_t>(numel(pi.shape));
+        if (n > UINT64_MAX / storageBytes(pi.dtype))
+          throw Error(ErrorCode::Contract, "intermediate '" + is.id + "' " + shapeText(pi.shape) +
+                                               " holds more bytes than 64 bits can count");
+        pi.bytes = n * storageBytes(pi.dtype);
         plan.intermediates.push_back(std::move(pi));
       }
+      checkIntermediateLimits(plan, device);
       plan.passes = planPasses(*package_, v, *scope, derived, rs, req, device, options);
+      checkUniformLimits(plan, device);
     });
     return plan;
   });

@@ -68,6 +68,27 @@ TEST(Error, FilesystemAndJsonExceptionsBecomeWgkErrors) {
   EXPECT_EQ(asWgkErrors([] { return 7; }), 7);
 }
 
+// Issue 28: std::bad_alloc from something an input made wgk build (a family of 4 million variants,
+// before the budget) aborted the process. At a layer's boundary it becomes the input's kind of
+// error: a package's Manifest (exit 4), a server's answer's Network (exit 5).
+TEST(Error, OutOfHostMemoryBecomesTheInputsKindOfError) {
+  for (ErrorCode code : {ErrorCode::Manifest, ErrorCode::Network}) {
+    try {
+      hostMemoryErrorsAs(code, "while loading the package p", []() -> int { throw std::bad_alloc(); });
+      ADD_FAILURE() << "no error";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), code);
+      EXPECT_NE(e.message().find("ran out of host memory while loading the package p (std::bad_alloc)"),
+                std::string::npos)
+          << e.message();
+      EXPECT_NE(e.message().find("docs/reliability.md"), std::string::npos);
+    }
+  }
+  EXPECT_EQ(hostMemoryErrorsAs(ErrorCode::Manifest, "x", [] { return 3; }), 3);
+  EXPECT_THROW(hostMemoryErrorsAs(ErrorCode::Manifest, "x", [] { throw std::runtime_error("y"); }),
+               std::runtime_error);
+}
+
 TEST(Error, WithContextAppendsAndRethrows) {
   try {
     withContext("in package p", [] {

@@ -116,4 +116,42 @@ TEST(Hardening, TestJsonDataMustFitShapeAndDtype) {
               {"/cases/0/outputs/Y/data", "does not fit int32"});
 }
 
+// Issue 28: a family of 2,000 x 2,000 axis entries (a 100 KB manifest) made `wgk info` allocate
+// until std::bad_alloc aborted it, and 1M expanded variants kept it busy for minutes. A package's
+// variants are budgeted (kMaxVariants), counted from the family's sizes before any is built.
+TEST(Hardening, FamilyExpansionIsBudgetedBeforeAllocating) {
+  const std::string scale = WGK_SOURCE_DIR "/tests/data/spec21/wgk.test.Scale/build/webgpu/manifest.json";
+  const Json base = readJson(scale);
+  auto withAxes = [&](int n0, int n1) {
+    Json m = base;
+    Json& fam = m["variants"][0];
+    fam.erase("cases");
+    Json a = Json::array(), b = Json::array();
+    for (int i = 0; i < n0; ++i) a.push_back(Json{{"$key", "a" + std::to_string(i)}, {"ka", i}, {"w", 64}});
+    for (int i = 0; i < n1; ++i) b.push_back(Json{{"$key", "b" + std::to_string(i)}, {"kb", i}, {"p", i}});
+    fam["axes"] = Json{{"A", a}, {"B", b}};
+    fam["variants"][0]["id"] = "v_{ka}_{kb}";
+    return m;
+  };
+  EXPECT_EQ(parseManifest(withAxes(4, 8)).variants.size(), 33u);  // 32 cells + identity
+  expectError(
+      [&] { parseManifest(withAxes(2000, 2000)); }, ErrorCode::Manifest,
+      {"/variants/0/axes", "4000000 variants (4000000 cases x 1 templates)", "package::kMaxVariants"});
+  // Just past the budget (before the fix: 4,160 variants loaded).
+  expectError([&] { parseManifest(withAxes(64, 65)); }, ErrorCode::Manifest,
+              {"takes the package past 4096 variants"});
+  Json cases = base;
+  Json& list = cases["variants"][0]["cases"];
+  for (int i = 0; i < 5000; ++i) list.push_back(Json{{"k", "c" + std::to_string(i)}, {"w", 64}, {"p", 1}});
+  expectError([&] { parseManifest(cases); }, ErrorCode::Manifest,
+              {"/variants/0/cases", "package::kMaxVariants"});
+  Json plain = base;
+  for (int i = 0; i < 4096; ++i) {
+    Json v = base["variants"][1];
+    v["id"] = "identity" + std::to_string(i);
+    plain["variants"].push_back(v);
+  }
+  expectError([&] { parseManifest(plain); }, ErrorCode::Manifest, {"more than 4096 variants"});
+}
+
 }  // namespace
