@@ -22,7 +22,8 @@
 //     out = c.call(rms, {{"x", h.at("Y")}, {"scale", sd}}, {.attrs = {{"epsilon", 1e-6}}}).at("y");
 //   });
 //   g.replay();                       // runs with the captured inputs' current contents
-//   g.replay({{"X", newX}});          // new data for graph input "X" (same dtype and shape)
+//   g.replay({{"X", newX}});          // input "X" reads newX (a device tensor, same dtype and
+//                                     // shape: bound, not copied; a host tensor: copied)
 //   wgk::HostTensor y2 = rt->download(out);  // `out` holds the latest replay's result
 //
 // Batch rules:
@@ -40,16 +41,42 @@
 //   to the runtime's pool (leaking nothing). A failed submit() discards the whole batch.
 // - submit() does not wait (Runtime::waitIdle or a download does). A batch is submitted once;
 //   after that it is empty and may record again.
+// - Memory: an output the batch allocated whose last handle the caller drops (every DeviceTensor
+//   copy gone) goes back to the batch's own pool at once, and a later call of the same batch may
+//   write its next output there. Safe without waiting: every call that read it is recorded
+//   earlier in the same command buffer, and WebGPU runs a command buffer's dispatches in order
+//   (each dispatch is its own usage scope; a write after a read of one buffer is ordered after it).
+//   So a chain written the plain way keeps a constant number of buffers, however long:
+//
+//     wgk::DeviceTensor h = xd;
+//     wgk::Batch b = rt->batch();
+//     for (int i = 0; i < 1000; ++i) h = b.call(gelu, {{"X", h}}).at("Y");  // 2 buffers in all
+//     b.submit();
+//     b.stats().outputsAllocated;  // 2: the rest reused the dropped ones
+//
+//   Keep the DeviceTensor while any later call reads a view of it (view(), a reshaped GpuTensor):
+//   a GpuTensor view does not keep its buffer. At submit the batch's pool returns to the
+//   runtime's; outputs still held go back to their batch when dropped (or to the runtime's pool
+//   once the batch is gone). Tensors a batch did not allocate itself are kept until it is
+//   submitted or dropped, as before.
 //
 // Graph (Runtime::capture) rules:
 // - The capture function records calls into the Batch it is given; nothing runs at capture.
 // - Graph inputs are the tensors the captured calls read that no captured call wrote. Each is
 //   named by its arg name in the first call that reads it ("X"), or "<call>.<arg>" ("2.x", calls
 //   counted from 0) when an earlier input already took that name; Graph::inputs() lists them.
-// - replay(inputs) copies each given tensor (host or GPU) into the buffer the graph captured for
-//   that input, then runs every captured call. The graph reads and writes the same buffers on
-//   every replay: captured GPU inputs (kept alive by the graph), outputs returned at capture
-//   (overwritten by each replay) and intermediates.
+// - replay(inputs) writes each given host tensor into the buffer the graph captured for that
+//   input, and binds each given device tensor in place of the captured one (no copy): the bind
+//   groups of the dispatches that read that input are rebuilt, only where the buffer changed (the
+//   graph keeps the last two per dispatch, so alternating tensors build nothing after the first
+//   time). A bound tensor stays bound for later replays until another replay rebinds the input;
+//   the graph keeps it alive meanwhile (a caller's GpuTensor buffer must stay alive itself). A
+//   device tensor is copied instead when binding it could change the result: the input is one
+//   the graph also writes (an in/out port), the tensor overlaps a buffer the graph writes (e.g.
+//   one of its outputs), its offset is not storage-aligned, or the captured buffer is read
+//   through other views. Captured GPU inputs, outputs returned at capture (overwritten by each
+//   replay) and intermediates are the same buffers on every replay. Outputs the capture function
+//   dropped are reused inside the graph as in a batch (Graph::stats).
 // - What may change between replays: input contents only. Dtypes and shapes are fixed (a
 //   replay tensor must match the captured input exactly); attributes, scalar args, variants and
 //   outputs are fixed at capture. A wrong name, dtype or shape is refused with
@@ -75,6 +102,16 @@ namespace wgk {
 class BatchImpl;
 class GraphImpl;
 
+// What a batch (or the capture of a graph) did with memory, counted over its life.
+struct BatchStats {
+  uint64_t calls = 0;             // calls recorded
+  uint64_t submits = 0;           // Batch::submit() calls that submitted work
+  uint64_t outputsAllocated = 0;  // output buffers taken from the runtime's pool
+  uint64_t outputsReused = 0;     // outputs written into a buffer a dropped output had freed
+  uint64_t stagingBuffers = 0;    // host-input uploads (held until submit)
+  uint64_t heldBuffers = 0;       // now: buffers in the batch's own pool (freed, reusable)
+};
+
 class Batch {
  public:
   Batch();  // empty: call() and submit() throw; get one from Runtime::batch()
@@ -93,6 +130,7 @@ class Batch {
   void submit();
 
   size_t size() const;  // calls recorded since the last submit
+  BatchStats stats() const;
   explicit operator bool() const { return impl_ != nullptr; }
 
  private:
@@ -106,6 +144,8 @@ struct GraphInput {
   std::string name;  // the key replay() takes
   DType dtype = DType::Float32;
   Shape shape;
+  GpuTensor captured;  // the buffer the capture read (a captured device tensor, or the graph's
+                       // copy of a host input): what replay() writes or rebinds
 };
 
 class Graph {
@@ -121,6 +161,7 @@ class Graph {
   const std::vector<GraphInput>& inputs() const;
   size_t calls() const;       // kernel calls captured
   size_t dispatches() const;  // compute dispatches per replay
+  BatchStats stats() const;   // the capture's (outputsAllocated: the buffers its outputs use)
   explicit operator bool() const { return impl_ != nullptr; }
 
  private:

@@ -18,6 +18,16 @@
 //                                 {.attrs = {{"epsilon", 1e-6}}});
 //   wgk::HostTensor y2 = rt->download(r2.device.at("y"));
 //
+// Device in, device out calls are deferred (RuntimeOptions::deferCalls): recorded into a pending
+// command buffer that the download above submits, so a loop of single calls costs about what a
+// Batch does. A decode loop written the plain way keeps a constant set of buffers: a dropped
+// output returns to the pool and the next call takes it.
+//
+//   wgk::DeviceTensor h = xd;
+//   for (int i = 0; i < 1000; ++i) h = gelu.call({{"X", h}}).device.at("Y");  // deferred
+//   rt->flush();                                             // optional: start the GPU now
+//   wgk::HostTensor last = rt->download(h);                   // submits what is pending, waits
+//
 // Tensors are named by the manifest's `args` keys (`X`, `bias`, `x`, `scale`, `qT`, ...). Output
 // shapes and dtypes come from the manifest; outputs are allocated unless the caller passes its own
 // buffers in CallOptions::outputs. Errors are wgk::Error (wgk/error.h); a failed call leaves the
@@ -98,12 +108,12 @@ enum class OutputPlacement {
 };
 
 struct CallOptions {
-  std::map<std::string, Attribute> attrs;     // unknown names and values outside the contract are errors
-  std::map<std::string, Attribute> args;      // scalar args (spec 2.1 packages' `args`): numbers, bools, strings
-  std::string variant;                        // force a variant id (must be eligible)
+  std::map<std::string, Attribute> attrs;  // unknown names and values outside the contract are errors
+  std::map<std::string, Attribute> args;   // scalar args (spec 2.1 packages' `args`): numbers, bools, strings
+  std::string variant;                     // force a variant id (must be eligible)
   OutputPlacement placement = OutputPlacement::Auto;
-  std::map<std::string, GpuTensor> outputs;   // caller-given output buffers, by arg name
-  bool timestamps = false;                    // measure GPU time with timestamp queries (waits)
+  std::map<std::string, GpuTensor> outputs;  // caller-given output buffers, by arg name
+  bool timestamps = false;                   // measure GPU time with timestamp queries (waits)
 };
 
 struct CallTimings {
@@ -122,7 +132,7 @@ struct CallResult {
 };
 
 struct LoadOptions {
-  std::optional<int> version;       // contract version: branch v<N> (default 1)
+  std::optional<int> version;           // contract version: branch v<N> (default 1)
   std::optional<std::string> revision;  // a 40-hex commit pins exact bytes
 };
 
@@ -154,26 +164,38 @@ class Kernel {
 };
 
 struct RuntimeOptions {
-  std::string packagesDir;      // embedded packages root; default: WGK_PACKAGES, then the built-in path
-  std::string cacheDir;         // hub cache; default: WGK_CACHE, then ~/.cache/wgk
-  std::string endpoint;         // hub endpoint; default: WGK_ENDPOINT, then the public one
-  std::string lockFile;         // resolve only as this lock file says
-  std::string tuningFile;       // per-device tuning table (wgk tune); empty: WGK_TUNING or none
-  bool offline = false;         // never touch the network (also WGK_OFFLINE=1)
-  bool trustRemoteCode = false; // allow organisations other than webgpu-kernels
+  std::string packagesDir;       // embedded packages root; default: WGK_PACKAGES, then the built-in path
+  std::string cacheDir;          // hub cache; default: WGK_CACHE, then ~/.cache/wgk
+  std::string endpoint;          // hub endpoint; default: WGK_ENDPOINT, then the public one
+  std::string lockFile;          // resolve only as this lock file says
+  std::string tuningFile;        // per-device tuning table (wgk tune); empty: WGK_TUNING or none
+  bool offline = false;          // never touch the network (also WGK_OFFLINE=1)
+  bool trustRemoteCode = false;  // allow organisations other than webgpu-kernels
   // The endpoint whose webgpu-kernels packages load without trustRemoteCode; empty:
   // WGK_TRUSTED_ENDPOINT, else the public one. Packages from any other endpoint need trustRemoteCode.
   std::string trustedEndpoint;
   // A package folder with a metadata.json is checked against its digests on every load; false
   // (or WGK_NO_VERIFY=1, or the CLI's --no-verify) skips that while an author edits the folder.
   bool verifyDigests = true;
-  long refsTtlSec = -1;         // seconds a branch's commit is used before asking again; -1: WGK_REFS_TTL, else 300
-  DeviceOptions device;         // how to create the device when the runtime creates its own
+  long refsTtlSec = -1;  // seconds a branch's commit is used before asking again; -1: WGK_REFS_TTL, else 300
+  DeviceOptions device;  // how to create the device when the runtime creates its own
   // The longest one wait for the GPU may take (a call's submit and readback, download, waitIdle):
-  // past it the call throws Error(DeviceLost) "GPU deadline exceeded", and a device the runtime created is replaced
-  // by a new one before the next call (tensors made before then are lost with the old device).
-  // 0: WGK_GPU_TIMEOUT_MS, else 60000.
+  // past it the call throws Error(DeviceLost) "GPU deadline exceeded", and a device the runtime created is
+  // replaced by a new one before the next call (tensors made before then are lost with the old device). 0:
+  // WGK_GPU_TIMEOUT_MS, else 60000.
   uint64_t gpuTimeoutMs = 0;
+  // Deferred single calls: a Kernel::call that reads only device tensors and leaves its outputs on
+  // the device (no readback, no timestamps) is recorded into the runtime's pending command buffer
+  // instead of being submitted alone. The pending calls are submitted together, in order, before
+  // any other queue work (a download, a host upload or write, a Batch::submit, a replay, a call
+  // that reads back), by waitIdle() and flush(), and when deferMaxCalls calls are pending or the
+  // first of them is deferMaxUs old (checked when a call is deferred). Results are the same as
+  // with deferCalls = false, which submits every call at once. An error Dawn reports for deferred
+  // work is thrown by whatever flushed it, naming the calls. A runtime on the caller's device
+  // (createForDevice) never defers: wgk cannot order the caller's own submissions.
+  bool deferCalls = true;
+  uint32_t deferMaxCalls = 64;  // the pending buffer's bound, in calls (0: 64)
+  uint32_t deferMaxUs = 500;    // the longest a deferred call waits for a later one (0: 500)
 };
 
 struct CacheStats {
@@ -181,7 +203,12 @@ struct CacheStats {
   uint64_t pipelineHits = 0;
   uint64_t planHits = 0, planMisses = 0;
   uint64_t bindGroupHits = 0, bindGroupMisses = 0;
-  uint64_t pooledBuffers = 0;          // buffers held by the scratch/staging pool
+  uint64_t pooledBuffers = 0;   // buffers held by the scratch/staging pool
+  uint64_t bufferAcquires = 0;  // buffers the pool handed out (outputs, uploads, staging)
+  uint64_t buffersCreated = 0;  // of those, newly allocated on the device
+  uint64_t deferredCalls = 0;   // Kernel::calls recorded into the pending buffer
+  uint64_t flushes = 0;         // pending buffers submitted
+  uint64_t pendingCalls = 0;    // deferred calls not yet submitted
 };
 
 class Runtime {
@@ -205,7 +232,10 @@ class Runtime {
   void write(const DeviceTensor& dst, const HostTensor& src) { write(dst.view(), src); }
   HostTensor download(const GpuTensor& tensor);
   HostTensor download(const DeviceTensor& tensor) { return download(tensor.view()); }
-  void waitIdle();  // blocks until all submitted work has finished
+  void waitIdle();  // submits the deferred calls, then blocks until all submitted work has finished
+  // Submits the deferred calls (RuntimeOptions::deferCalls) now; does not wait. Errors of that
+  // work -> wgk::Error naming the calls.
+  void flush();
 
   // Many calls, one submission; and recorded calls replayed with new data (wgk/batch.h).
   Batch batch();

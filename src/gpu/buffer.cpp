@@ -76,6 +76,7 @@ void Device::write(WGPUBuffer buffer, uint64_t offset, const void* data, uint64_
     throw Error(ErrorCode::InvalidArgument, "write: " + bytesText(size) + " at offset " +
                                                 std::to_string(offset) + " do not fit a buffer of " +
                                                 bytesText(bufSize));
+  s.flushPending();  // queue writes land before later submits: deferred work goes first
   const uint64_t body = size & ~uint64_t(3);
   if (body) procs().QueueWriteBuffer(s.queue, buffer, offset, data, static_cast<size_t>(body));
   if (const uint64_t tail = size - body) {  // writes must be whole 4-byte words: pad with zeros
@@ -117,6 +118,7 @@ void Device::read(WGPUBuffer buffer, uint64_t offset, void* dst, uint64_t size) 
     }
     s.stagingSize = want;
   }
+  s.flushPending();
   {
     ErrorScope scope(s);
     WGPUCommandEncoder enc = p.DeviceCreateCommandEncoder(s.device, nullptr);
@@ -158,7 +160,17 @@ Buffer::~Buffer() {
   destroy();
 }
 
+std::atomic<uint64_t>& Buffer::live() {
+  static std::atomic<uint64_t> n{0};
+  return n;
+}
+
+uint64_t Buffer::liveCount() {
+  return live().load();
+}
+
 void Buffer::destroy() {
+  if (buffer_) --live();
   DeviceState::freeBuffer(buffer_);
   size_ = requested_ = 0;
   state_.reset();

@@ -1,6 +1,7 @@
 // A GPU buffer owned by wgk (RAII): destroyed and released when the object goes away.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -56,11 +57,16 @@ class Buffer {
   void readback(void* dst, uint64_t size, uint64_t offset = 0) const;
   // Frees the GPU memory now (the object becomes empty).
   void destroy();
+  // Buffers made by Device::createBuffer and not yet freed, in this process (leak tests).
+  static uint64_t liveCount();
 
  private:
   friend class Device;
   Buffer(std::shared_ptr<DeviceState> s, WGPUBuffer b, uint64_t size, uint64_t requested, BufferUsage u)
-      : state_(std::move(s)), buffer_(b), size_(size), requested_(requested), usage_(u) {}
+      : state_(std::move(s)), buffer_(b), size_(size), requested_(requested), usage_(u) {
+    if (buffer_) ++live();
+  }
+  static std::atomic<uint64_t>& live();
   std::shared_ptr<DeviceState> state_;
   WGPUBuffer buffer_ = nullptr;
   uint64_t size_ = 0, requested_ = 0;

@@ -22,6 +22,14 @@ void CommandList::dispatch(const ComputePipeline& pipeline, std::shared_ptr<cons
   ++dispatches_;
 }
 
+void CommandList::rebind(size_t command, size_t dispatch, std::shared_ptr<const BindGroup> group) {
+  if (command >= cmds_.size() || cmds_[command].kind != Kind::Dispatch || dispatch >= groups_.size() ||
+      !group || !*group)
+    throw Error(ErrorCode::Internal, "CommandList::rebind: no dispatch at that position");
+  cmds_[command].group = group->handle();
+  groups_[dispatch].second = std::move(group);
+}
+
 void CommandList::clear(WGPUBuffer buffer, uint64_t offset, uint64_t size) {
   if (size == 0) return;
   Cmd c;
@@ -147,6 +155,7 @@ void CommandList::submit(Device& device, bool checked, std::span<const Copy> bef
   DeviceState& s = *device.state();
   s.checkAlive();
   if (cmds_.empty() && before.empty()) return;
+  s.flushPending();
   // Without a callback of wgk's own (a wrapped device) only a scope sees validation errors.
   if (checked || !s.owned) {
     ErrorScope scope(s);
@@ -163,6 +172,7 @@ std::vector<uint64_t> CommandList::submitTimed(Device& device) const {
   s.checkAlive();
   std::vector<uint64_t> ns(dispatches_, 0);
   if (cmds_.empty()) return ns;
+  s.flushPending();
   const uint32_t n = static_cast<uint32_t>(dispatches_);
   if (n) ensureQueryCapacity(s, 2 * n);
   {

@@ -48,6 +48,13 @@ class CommandList {
   void reset() { rollback({}); }
 
   bool empty() const { return cmds_.empty(); }
+  size_t size() const { return cmds_.size(); }  // commands recorded (a dispatch's position: rebind)
+  // Replaces the bind group of the dispatch recorded at position `command`, the `dispatch`-th
+  // dispatch of the list (Graph::replay rebinding an input).
+  void rebind(size_t command, size_t dispatch, std::shared_ptr<const BindGroup> group);
+  const std::shared_ptr<const BindGroup>& groupOf(size_t dispatch) const {
+    return groups_.at(dispatch).second;
+  }
   size_t dispatchCount() const { return dispatches_; }
   // Pre-sizes the internal vectors (lets a caller keep recording allocation-free).
   void reserve(size_t commands);

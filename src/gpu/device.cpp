@@ -212,8 +212,13 @@ CommandRecorder Device::recorder(const RecorderOptions& options) {
 
 void Device::waitIdle() {
   state_->checkAlive();
+  state_->flushPending();
   state_->waitQueueIdle();
   state_->raiseUncaptured();
+}
+
+void Device::setBeforeQueueUse(std::function<void()> hook) {
+  state_->beforeQueueUse = std::move(hook);
 }
 
 void Device::destroy() {

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <set>
@@ -95,6 +96,10 @@ class Device {
 
   // Blocks until all submitted work has finished.
   void waitIdle();
+  // A function run before every queue write, submit, readback and wait made through this device
+  // (DeviceState::beforeQueueUse): how the runtime keeps deferred calls ahead of later queue work.
+  // Empty: none. Callers hold the runtime's GPU lock.
+  void setBeforeQueueUse(std::function<void()> hook);
   // Destroys the device now (its buffers become invalid); every later call throws DeviceLost.
   void destroy();
   // Makes Dawn report the device lost (wgpuDeviceForceLoss), as a driver reset would: lets tests
@@ -102,8 +107,8 @@ class Device {
   void simulateLoss(std::string_view message);
   bool isLost() const;
   // The longest any wait for the GPU may take (submit, readback, waitIdle); past it the call
-  // throws Error(DeviceLost) "GPU deadline exceeded" and the device is abandoned (lost, never destroyed: work that
-  // never ends may still run on it). 0 restores the default, 600 s.
+  // throws Error(DeviceLost) "GPU deadline exceeded" and the device is abandoned (lost, never destroyed: work
+  // that never ends may still run on it). 0 restores the default, 600 s.
   void setWaitDeadline(uint64_t milliseconds);
   uint64_t waitDeadlineMs() const;
   // Errors Dawn reported outside any error scope since the last call (also raised by submit()).

@@ -3,6 +3,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <set>
 #include <string>
@@ -43,6 +44,15 @@ struct DeviceState {
   uint32_t queryCount = 0;
   WGPUBuffer queryResolve = nullptr;  // QueryResolve | CopySrc
   WGPUBuffer queryStaging = nullptr;  // MapRead | CopyDst
+
+  // Called before wgk puts work on the queue by any other path than the runtime's pending command
+  // list (a queue write, a submit, a readback, a wait): the runtime flushes its deferred calls there
+  // (runtime_impl.h), so work reaches the queue in the order it was issued. Set and called under
+  // the runtime's GPU lock; empty when nothing defers.
+  std::function<void()> beforeQueueUse;
+  void flushPending() {
+    if (beforeQueueUse) beforeQueueUse();
+  }
 
   DeviceState() = default;
   DeviceState(const DeviceState&) = delete;

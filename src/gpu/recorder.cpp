@@ -96,6 +96,7 @@ SubmitResult CommandRecorder::submit() {
   };
   try {
     s.checkAlive();
+    s.flushPending();
     if (options_.timestamps) ensureQueryCapacity(s, static_cast<uint32_t>(2 * n));
     made.reserve(n);
     ErrorScope scope(s);

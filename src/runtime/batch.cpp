@@ -4,13 +4,18 @@
 #include "runtime/batch_impl.h"
 
 #include <algorithm>
+#include <utility>
 
-#include "core/shape_text.h"
 #include "wgk/error.h"
 
 namespace wgk {
 namespace {
 const std::map<std::string, expr::Value> kNoTunables;
+
+bool overlaps(WGPUBuffer b, uint64_t offset, uint64_t size, const Bound& r) {
+  return b == r.buffer && offset < r.offset + r.size && r.offset < offset + size;
+}
+}  // namespace
 
 std::string callList(const std::vector<std::string>& names) {
   std::string out;
@@ -19,20 +24,20 @@ std::string callList(const std::vector<std::string>& names) {
   return out;
 }
 
-std::string describe(DType dtype, const Shape& shape) {
-  return std::string(dtypeName(dtype)) + " " + shapeText(shape);
-}
-
-bool overlaps(WGPUBuffer b, uint64_t offset, uint64_t size, const Bound& r) {
-  return b == r.buffer && offset < r.offset + r.size && r.offset < offset + size;
-}
-}  // namespace
-
 // ---- Batch ------------------------------------------------------------------------------------
 
-BatchImpl::BatchImpl(RuntimeImpl& runtime, bool capture) : rt_(runtime), capture_(capture) {}
+BatchImpl::BatchImpl(RuntimeImpl& runtime, bool capture)
+    : rt_(runtime), capture_(capture), generation_(runtime.deviceGeneration()) {}
 
-BatchImpl::~BatchImpl() = default;
+BatchImpl::~BatchImpl() {
+  discard();
+}
+
+BatchStats BatchImpl::stats() const {
+  BatchStats s = stats_;
+  s.heldBuffers = local_->idleBuffers();
+  return s;
+}
 
 void BatchImpl::checkOptions(const KernelImpl& k, const CallOptions& options) const {
   if (&k.runtime() != &rt_)
@@ -69,11 +74,14 @@ void BatchImpl::noteTensors(const PreparedPlan& pp, const std::map<std::string, 
     g.bytes = s.bytes;
     g.layout = s.layout;
     g.fromHost = inputs.at(s.name).onHost();
+    g.input.captured = GpuTensor{b.buffer, s.dtype, s.shape, b.offset};
+    g.captured = g.current = b;
     inputs_.push_back(std::move(g));
   }
   for (size_t i = 0; i < pp.slots.size(); ++i)
     if (pp.slots[i].kind == PlanSlot::Kind::Output || pp.slots[i].kind == PlanSlot::Kind::InOut)
-      produced_.push_back(slots[i]);
+      if (std::find(produced_.begin(), produced_.end(), slots[i]) == produced_.end())
+        produced_.push_back(slots[i]);  // reused buffers come back: kept distinct, the list short
 }
 
 std::map<std::string, DeviceTensor> BatchImpl::call(const Kernel& kernel,
@@ -89,20 +97,29 @@ std::map<std::string, DeviceTensor> BatchImpl::call(const Kernel& kernel,
     CallRecord rec;
     rec.prepared = rc.prepared;
     rec.pool = rt_.poolPtr();
+    rec.local = local_;
+    rec.stats = &stats_;
+    if (capture_) rec.dispatches = &dispatches_;
     CallResult result;
     {
       std::lock_guard lock(rt_.gpuMutex());
       const gpu::CommandList::Mark mark = commands_.mark();
+      const size_t dispatches = dispatches_.size();
+      const BatchStats before = stats_;
       try {
         k.record(rc, inputs, options, RecordMode::Batch, commands_, &rec, result, slots_);
       } catch (...) {
-        commands_.rollback(mark);  // rec and result give their buffers back on the way out
+        // rec and result give their buffers back on the way out (outputs: to this batch's pool)
+        commands_.rollback(mark);
+        dispatches_.resize(dispatches);
+        stats_ = before;
         throw;
       }
     }
-    noteTensors(*rc.prepared, inputs, slots_, index);
+    if (capture_) noteTensors(*rc.prepared, inputs, slots_, index);
     calls_.push_back(std::move(rec));
     names_.push_back(k.source().opId);
+    ++stats_.calls;
     return std::move(result.device);
   } catch (Error& e) {
     e.with("while recording call " + std::to_string(index) + " (" + k.source().opId + ") of the " +
@@ -111,12 +128,18 @@ std::map<std::string, DeviceTensor> BatchImpl::call(const Kernel& kernel,
   }
 }
 
+// Submitted or never to run: what the batch holds may go to anyone's later work (queue order).
 void BatchImpl::discard() {
   commands_.reset();
   calls_.clear();  // staging buffers and kept tensors go back to the pool
   names_.clear();
   produced_.clear();
   inputs_.clear();
+  dispatches_.clear();
+  if (rt_.deviceGeneration() == generation_)
+    local_->drainInto(rt_.pool());
+  else
+    local_->clear();
 }
 
 void BatchImpl::submit() {
@@ -132,8 +155,9 @@ void BatchImpl::submit() {
     discard();
     throw;
   }
+  ++stats_.submits;
   discard();
-  rt_.pool().trim();
+  rt_.trimPool();
 }
 
 std::unique_ptr<GraphImpl> BatchImpl::toGraph() {
@@ -143,67 +167,14 @@ std::unique_ptr<GraphImpl> BatchImpl::toGraph() {
   g->names = std::move(names_);
   for (GraphInputSlot& s : inputs_) g->publicInputs.push_back(s.input);
   g->inputs = std::move(inputs_);
+  g->dispatches = std::move(dispatches_);
+  g->produced = std::move(produced_);
+  g->local = std::exchange(local_, std::make_shared<runtime::BufferPool>());
+  g->stats = stats_;
+  g->generation = generation_;
+  g->findUses();
   discard();
   return g;
-}
-
-// ---- Graph ------------------------------------------------------------------------------------
-
-const GraphInputSlot& GraphImpl::find(const std::string& name) const {
-  for (const GraphInputSlot& s : inputs)
-    if (s.input.name == name) return s;
-  std::string known;
-  for (const GraphInputSlot& s : inputs) known += (known.empty() ? "" : ", ") + s.input.name;
-  throw Error(ErrorCode::InvalidArgument,
-              "the graph has no input '" + name + "' (its inputs: " + (known.empty() ? "none" : known) + ")");
-}
-
-// Every check before anything is written: a refused replay changes nothing.
-void GraphImpl::check(const std::map<std::string, TensorRef>& replayInputs) const {
-  for (const auto& [name, ref] : replayInputs) {
-    const GraphInputSlot& s = find(name);
-    if (ref.dtype() != s.input.dtype || ref.shape() != s.input.shape)
-      throw Error(ErrorCode::InvalidArgument,
-                  "replay input '" + name + "' is " + describe(ref.dtype(), ref.shape()) +
-                      "; the graph was captured with " + describe(s.input.dtype, s.input.shape) +
-                      ": dtypes and shapes are fixed at capture (capture another graph for new ones)");
-    if (ref.onHost()) continue;
-    rt.checkGpuTensor(name, ref.gpu(), /*forBinding=*/false);
-    if (!s.layout.identity())
-      throw Error(ErrorCode::InvalidArgument,
-                  "replay input '" + name + "' is stored converted on the device: pass a host tensor");
-  }
-}
-
-void GraphImpl::replay(const std::map<std::string, TensorRef>& replayInputs) {
-  try {
-    check(replayInputs);
-    std::lock_guard lock(rt.gpuMutex());
-    gpu::Device& dev = rt.device();
-    before.clear();
-    for (const auto& [name, ref] : replayInputs) {
-      const GraphInputSlot& s = find(name);
-      if (ref.onHost()) {
-        if (s.bytes && s.layout.identity()) {
-          dev.write(s.target, s.offset, ref.host().bytes().data(), s.bytes);
-        } else if (s.bytes) {
-          const std::vector<std::byte> words = runtime::toDevice(ref.host(), s.layout, name);
-          dev.write(s.target, s.offset, words.data(), words.size());
-        }
-        continue;
-      }
-      const GpuTensor& g = ref.gpu();
-      if (g.buffer == s.target && g.offset == s.offset) continue;  // already there
-      const uint64_t size =
-          std::min({(s.bytes + 3) & ~uint64_t{3}, (gpu::bufferSize(g.buffer) - g.offset) & ~uint64_t{3},
-                    (gpu::bufferSize(s.target) - s.offset) & ~uint64_t{3}});
-      if (size) before.push_back({g.buffer, s.target, g.offset, s.offset, size});
-    }
-    commands.submit(dev, /*checked=*/false, before);
-  } catch (Error& e) {
-    e.with("while replaying a graph of " + std::to_string(calls.size()) + " call(s): " + callList(names));
-    throw;
-  }
 }
 
 // ---- RuntimeImpl and the public facades -------------------------------------------------------
@@ -245,29 +216,8 @@ size_t Batch::size() const {
   return impl_ ? impl_->size() : 0;
 }
 
-Graph::Graph() = default;
-Graph::Graph(std::unique_ptr<GraphImpl> impl) : impl_(std::move(impl)) {}
-Graph::Graph(Graph&&) noexcept = default;
-Graph& Graph::operator=(Graph&&) noexcept = default;
-Graph::~Graph() = default;
-
-void Graph::replay(const std::map<std::string, TensorRef>& inputs) {
-  if (!impl_)
-    throw Error(ErrorCode::InvalidArgument, "replaying an empty wgk::Graph (use Runtime::capture())");
-  impl_->replay(inputs);
-}
-
-const std::vector<GraphInput>& Graph::inputs() const {
-  static const std::vector<GraphInput> kNone;
-  return impl_ ? impl_->publicInputs : kNone;
-}
-
-size_t Graph::calls() const {
-  return impl_ ? impl_->calls.size() : 0;
-}
-
-size_t Graph::dispatches() const {
-  return impl_ ? impl_->commands.dispatchCount() : 0;
+BatchStats Batch::stats() const {
+  return impl_ ? impl_->stats() : BatchStats{};
 }
 
 Batch Runtime::batch() {

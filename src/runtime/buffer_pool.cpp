@@ -11,20 +11,22 @@ uint64_t BufferPool::roundSize(uint64_t size) {
   return (size + step - 1) / step * step;
 }
 
-gpu::Buffer BufferPool::acquire(uint64_t size, gpu::BufferUsage usage) {
+gpu::Buffer BufferPool::take(uint64_t size, gpu::BufferUsage usage) {
   const Key key{roundSize(size), static_cast<uint32_t>(usage)};
-  {
-    std::lock_guard lock(mutex_);
-    overflow_.clear();
-    auto it = idle_.find(key);
-    if (it != idle_.end() && !it->second.empty()) {
-      gpu::Buffer b = std::move(it->second.back());
-      it->second.pop_back();
-      idleBytes_ -= b.size();
-      return b;
-    }
-  }
-  return device_.createBuffer(key.first, usage, "wgk pooled buffer");
+  std::lock_guard lock(mutex_);
+  auto it = idle_.find(key);
+  if (it == idle_.end() || it->second.empty()) return {};
+  gpu::Buffer b = std::move(it->second.back());  // the last released: its bind groups are warm
+  it->second.pop_back();
+  idleBytes_ -= b.size();
+  return b;
+}
+
+gpu::Buffer BufferPool::acquire(uint64_t size, gpu::BufferUsage usage) {
+  ++acquired_;
+  if (gpu::Buffer b = take(size, usage)) return b;
+  ++created_;
+  return device_.createBuffer(roundSize(size), usage, "wgk pooled buffer");
 }
 
 void BufferPool::release(gpu::Buffer buffer) {
@@ -42,6 +44,17 @@ void BufferPool::release(gpu::Buffer buffer) {
 void BufferPool::trim() {
   std::lock_guard lock(mutex_);
   overflow_.clear();
+}
+
+void BufferPool::drainInto(BufferPool& to) {
+  std::map<Key, std::vector<gpu::Buffer>> idle;
+  {
+    std::lock_guard lock(mutex_);
+    idle.swap(idle_);
+    idleBytes_ = 0;
+  }
+  for (auto& [key, buffers] : idle)
+    for (gpu::Buffer& b : buffers) to.release(std::move(b));
 }
 
 void BufferPool::clear() {

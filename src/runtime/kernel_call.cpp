@@ -185,7 +185,9 @@ void KernelImpl::bindInputs(PreparedPlan& pp, const std::map<std::string, Tensor
     const TensorRef& ref = inputs.at(s.name);
     if (!ref.onHost()) {
       slots[i] = boundOf(ref.gpu(), s.bytes);
-      if (keep && ref.owner()) keep->keep.push_back(ref.owner());
+      // A batch's own outputs are not kept: dropped by the caller, they are free for its later calls.
+      if (keep && ref.owner() && !(keep->local && ref.owner()->homeIs(keep->local)))
+        keep->keep.push_back(ref.owner());
       continue;
     }
     WGPUBuffer target = nullptr;
@@ -198,6 +200,7 @@ void KernelImpl::bindInputs(PreparedPlan& pp, const std::map<std::string, Tensor
     } else if (mode == RecordMode::Batch) {
       keep->staging.push_back(runtime_.pool().acquire(bindSize(s.bytes), kIoUsage));
       target = keep->staging.back().handle();
+      if (keep->stats) ++keep->stats->stagingBuffers;
     } else {
       gpu::Buffer& b = pp.hostInputs[s.name];
       if (!b || b.size() < bindSize(s.bytes))
@@ -231,13 +234,29 @@ void KernelImpl::bindOutputs(PreparedPlan& pp, const CallOptions& options, bool 
       if (!b) b = runtime_.device().createBuffer(bindSize(s.bytes), kIoUsage, "output " + s.name);
       slots[i] = {b.handle(), 0, bindSize(s.bytes)};
     } else {
-      DeviceTensor t = runtime_.wrapBuffer(runtime_.pool().acquire(bindSize(s.bytes), kIoUsage),
-                                           s.layout.storage, s.shape);
+      bool local = false;
+      gpu::Buffer b = outputBuffer(bindSize(s.bytes), keep, local);
+      DeviceTensor t = local ? runtime_.wrapBuffer(std::move(b), s.layout.storage, s.shape, keep->local)
+                             : runtime_.wrapBuffer(std::move(b), s.layout.storage, s.shape);
       slots[i] = {t.view().buffer, 0, bindSize(s.bytes)};
-      if (keep) keep->keep.push_back(TensorRef(t).owner());
+      if (keep && !local) keep->keep.push_back(TensorRef(t).owner());
       result.device.emplace(s.name, std::move(t));
     }
   }
+}
+
+// A runtime-allocated output: in a batch, first a buffer a dropped output of the same batch freed
+// (every call reading it is recorded before this one, in the same command buffer), else the
+// runtime's pool. `local`: the tensor's home is the batch's pool.
+gpu::Buffer KernelImpl::outputBuffer(uint64_t bytes, CallRecord* keep, bool& local) {
+  local = keep && keep->local;
+  if (!local) return runtime_.pool().acquire(bytes, kIoUsage);
+  if (gpu::Buffer b = keep->local->take(bytes, kIoUsage)) {
+    if (keep->stats) ++keep->stats->outputsReused;
+    return b;
+  }
+  if (keep->stats) ++keep->stats->outputsAllocated;
+  return runtime_.pool().acquire(bytes, kIoUsage);
 }
 
 namespace {
@@ -296,7 +315,8 @@ constexpr size_t kMaxBindGroupsPerPass = 32;
 
 // Per pass: the bound ranges, the bind group (the last one when the ranges are the same, else the
 // pass's cache, else a new one), one dispatch; a submitAfter pass ends the submission there.
-void KernelImpl::recordPasses(PreparedPlan& pp, const std::vector<Bound>& slots, gpu::CommandList& commands) {
+void KernelImpl::recordPasses(PreparedPlan& pp, const std::vector<Bound>& slots, gpu::CommandList& commands,
+                              CallRecord* keep) {
   static thread_local std::vector<Bound> bound;
   for (const auto& [slot, buffer] : pp.zeroInit) commands.clear(buffer, 0, slots[slot].size);
   for (PreparedPass& pass : pp.passes) {
@@ -333,6 +353,8 @@ void KernelImpl::recordPasses(PreparedPlan& pp, const std::vector<Bound>& slots,
       pass.lastGroup = it->second;
     }
     if (pass.lastAliased) continue;
+    if (keep && keep->dispatches)
+      keep->dispatches->push_back({commands.size(), commands.dispatchCount(), pass.pipeline, bound, &p.name});
     commands.dispatch(pass.pipeline, pass.lastGroup, p.dispatch[0], p.dispatch[1], p.dispatch[2]);
     if (p.submitAfter) commands.boundary();  // later passes follow in queue order
   }
@@ -347,7 +369,7 @@ void KernelImpl::record(const ResolvedCall& rc, const std::map<std::string, Tens
   bindInputs(pp, inputs, mode, keep, result, slots);
   result.timings.uploadUs = usSince(tUpload);
   bindOutputs(pp, options, rc.toHost, keep, result, slots);
-  recordPasses(pp, slots, commands);
+  recordPasses(pp, slots, commands, keep);
 }
 
 // ---- a single call ----------------------------------------------------------------------------
@@ -389,6 +411,15 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
   result.variant = pp.plan.variant;
   result.selectedBy = pp.plan.selectedBy;
 
+  // Device in, device out: recorded into the pending command buffer (RuntimeOptions::deferCalls).
+  bool deviceOnly = !rc.toHost && !options.timestamps && tunables.empty() && runtime_.defers();
+  for (const auto& [name, ref] : inputs) deviceOnly = deviceOnly && !ref.onHost();
+  if (deviceOnly) {
+    result = callDeferred(rc, inputs, options);
+    result.timings.totalUs = usSince(t0);
+    return result;
+  }
+
   std::lock_guard gpuLock(runtime_.gpuMutex());
   static thread_local std::vector<Bound> slots;
   gpu::CommandList& commands = pp.commands;
@@ -416,8 +447,30 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
     result.device.clear();  // in/out buffers of host tensors: read back, not returned
   }
   result.timings.readbackUs = usSince(tRead);
-  runtime_.pool().trim();
+  runtime_.trimPool();
   result.timings.totalUs = usSince(t0);
+  return result;
+}
+
+// Appended to the runtime's pending commands; submitted with the calls around it (flushLocked).
+// Nothing is kept for the inputs: every other queue use flushes first, so a buffer a dropped input
+// returns to the pool is only rewritten after this call has run.
+CallResult KernelImpl::callDeferred(const ResolvedCall& rc, const std::map<std::string, TensorRef>& inputs,
+                                    const CallOptions& options) {
+  static thread_local std::vector<Bound> slots;
+  CallResult result;
+  result.variant = rc.prepared->plan.variant;
+  result.selectedBy = rc.prepared->plan.selectedBy;
+  std::lock_guard gpuLock(runtime_.gpuMutex());
+  gpu::CommandList& commands = runtime_.pendingCommands();
+  const gpu::CommandList::Mark mark = commands.mark();
+  try {
+    record(rc, inputs, options, RecordMode::Single, commands, nullptr, result, slots);
+  } catch (...) {
+    commands.rollback(mark);
+    throw;
+  }
+  runtime_.noteDeferred(*this, rc.prepared);  // may flush: past the size or time bound
   return result;
 }
 

@@ -28,7 +28,10 @@ uint64_t tensorBytes(DType dtype, const Shape& shape) {
 }
 
 DeviceTensorImpl::~DeviceTensorImpl() {
-  if (auto pool = pool_.lock()) pool->release(std::move(buffer));
+  if (auto pool = pool_.lock())
+    pool->release(std::move(buffer));
+  else if (auto fallback = fallback_.lock())
+    fallback->release(std::move(buffer));
 }
 
 RuntimeImpl::RuntimeImpl(gpu::Device device, RuntimeOptions options)
@@ -44,6 +47,14 @@ RuntimeImpl::RuntimeImpl(gpu::Device device, RuntimeOptions options)
   storageAlign_ =
       limits.count("minStorageBufferOffsetAlignment") ? limits.at("minStorageBufferOffsetAlignment") : 256;
   device_.setWaitDeadline(options_.gpuTimeoutMs);
+  defer_ = options_.deferCalls;
+  if (options_.deferMaxCalls) deferMaxCalls_ = options_.deferMaxCalls;
+  if (options_.deferMaxUs) deferMaxUs_ = options_.deferMaxUs;
+  installFlushHook();
+}
+
+void RuntimeImpl::installFlushHook() {
+  device_.setBeforeQueueUse([this] { flushLocked(); });
 }
 
 void RuntimeImpl::recoverIfLost() {
@@ -54,21 +65,84 @@ void RuntimeImpl::recoverIfLost() {
 
 void RuntimeImpl::recoverLocked() {
   if (!device_.isLost() || !ownsDevice_) return;
-  gpu::Device fresh =
-      withContext("while replacing the lost WebGPU device", [&] { return gpu::Device::create(options_.device); });
+  gpu::Device fresh = withContext("while replacing the lost WebGPU device",
+                                  [&] { return gpu::Device::create(options_.device); });
   fresh.setWaitDeadline(device_.waitDeadlineMs());
+  dropPending();  // its commands belong to the lost device
+  device_.setBeforeQueueUse({});
   // The old pool's buffers belong to the lost device: tensors still holding them see their pool
   // gone (weak_ptr) and just drop them.
   pool_ = std::make_shared<runtime::BufferPool>(fresh, poolCapacity(fresh.profile()));
   pipelines_.reset(fresh);
   device_ = std::move(fresh);
+  installFlushHook();
   ++generation_;
 }
 
 RuntimeImpl::~RuntimeImpl() {
   std::lock_guard lock(gpuMutex_);
+  try {
+    flushLocked();          // deferred calls were issued: they run, as they would have without deferral
+  } catch (const Error&) {  // nobody is left to report it to; the work is dropped
+  }
+  dropPending();
+  device_.setBeforeQueueUse({});
   kernels_.clear();
   pool_->clear();
+}
+
+// ---- deferred calls ---------------------------------------------------------------------------
+
+void RuntimeImpl::noteDeferred(const KernelImpl& kernel, std::shared_ptr<PreparedPlan> prepared) {
+  const auto now = std::chrono::steady_clock::now();
+  if (pending_.calls.empty()) pending_.first = now;
+  pending_.calls.push_back({&kernel, std::move(prepared)});
+  ++pending_.deferred;
+  if (pending_.calls.size() >= deferMaxCalls_ ||
+      now - pending_.first >= std::chrono::microseconds(deferMaxUs_))
+    flushLocked();
+}
+
+std::string RuntimeImpl::describePending() const {
+  const size_t n = pending_.calls.size();
+  std::string out =
+      std::to_string(n) + " deferred call(s) (Kernel::call with device outputs, submitted together): ";
+  for (size_t i = 0; i < n && i < 6; ++i) {
+    const PendingCall& c = pending_.calls[i];
+    out += (i ? ", " : "") + std::string("call ") + std::to_string(i) + " " + c.kernel->source().opId +
+           " variant " + c.prepared->plan.variant;
+  }
+  if (n > 6) out += ", ...";
+  return out;
+}
+
+void RuntimeImpl::dropPending() {
+  pending_.commands.reset();
+  pending_.calls.clear();
+  pending_.flushing = false;
+}
+
+void RuntimeImpl::flushLocked() {
+  if (pending_.flushing || pending_.calls.empty()) return;
+  pending_.flushing = true;  // the submit below runs the hook again: nothing more to flush
+  try {
+    pending_.commands.submit(device_, /*checked=*/false);
+  } catch (Error& e) {
+    e.with("while running " + describePending());
+    dropPending();
+    throw;
+  }
+  dropPending();
+  ++pending_.flushes;
+}
+
+void RuntimeImpl::flush() {
+  std::lock_guard lock(gpuMutex_);
+  flushLocked();
+}
+
+void RuntimeImpl::trimPool() {
+  if (pending_.calls.empty()) pool_->trim();
 }
 
 Kernel RuntimeImpl::load(const std::string& repoOrPath, const LoadOptions& options) {
@@ -86,6 +160,14 @@ DeviceTensor RuntimeImpl::wrapBuffer(gpu::Buffer buffer, DType dtype, const Shap
   DeviceTensor t;
   t.view_ = GpuTensor{buffer.handle(), dtype, shape, 0};
   t.owner_ = std::make_shared<DeviceTensorImpl>(std::move(buffer), pool_);
+  return t;
+}
+
+DeviceTensor RuntimeImpl::wrapBuffer(gpu::Buffer buffer, DType dtype, const Shape& shape,
+                                     const std::shared_ptr<runtime::BufferPool>& home) {
+  DeviceTensor t;
+  t.view_ = GpuTensor{buffer.handle(), dtype, shape, 0};
+  t.owner_ = std::make_shared<DeviceTensorImpl>(std::move(buffer), home, pool_);
   return t;
 }
 
@@ -193,6 +275,12 @@ CacheStats RuntimeImpl::cacheStats() const {
   s.bindGroupHits = bindGroupHits;
   s.bindGroupMisses = bindGroupMisses;
   s.pooledBuffers = pool_->idleBuffers();
+  s.bufferAcquires = pool_->acquired();
+  s.buffersCreated = pool_->created();
+  std::lock_guard lock(const_cast<std::mutex&>(gpuMutex_));
+  s.deferredCalls = pending_.deferred;
+  s.flushes = pending_.flushes;
+  s.pendingCalls = pending_.calls.size();
   return s;
 }
 
@@ -205,7 +293,8 @@ std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
   RuntimeOptions o = options;  // RuntimeImpl fills what is left unset (runtime/options.h)
   return asWgkErrors([&] {
     gpu::Device device = gpu::Device::create(o.device);
-    return std::shared_ptr<Runtime>(new Runtime(std::make_unique<RuntimeImpl>(std::move(device), std::move(o))));
+    return std::shared_ptr<Runtime>(
+        new Runtime(std::make_unique<RuntimeImpl>(std::move(device), std::move(o))));
   });
 }
 
@@ -235,6 +324,9 @@ HostTensor Runtime::download(const GpuTensor& tensor) {
 }
 void Runtime::waitIdle() {
   impl_->waitIdle();
+}
+void Runtime::flush() {
+  impl_->flush();
 }
 const DeviceProfile& Runtime::device() const {
   return impl_->profile();

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -28,15 +29,23 @@
 
 namespace wgk {
 
+// The storage of a runtime-allocated DeviceTensor. When the last handle goes, its buffer returns
+// to its home pool: the runtime's, or the pool of the Batch / Graph that made it (reusable by that
+// batch's later calls at once), else, once that one is gone, the runtime's (`fallback`).
 class DeviceTensorImpl {
  public:
-  DeviceTensorImpl(gpu::Buffer b, std::weak_ptr<runtime::BufferPool> pool)
-      : buffer(std::move(b)), pool_(std::move(pool)) {}
+  DeviceTensorImpl(gpu::Buffer b, std::weak_ptr<runtime::BufferPool> pool,
+                   std::weak_ptr<runtime::BufferPool> fallback = {})
+      : buffer(std::move(b)), pool_(std::move(pool)), fallback_(std::move(fallback)) {}
   ~DeviceTensorImpl();
   gpu::Buffer buffer;
+  // True when `pool` is this tensor's home (compared by owner: no address reuse after it dies).
+  bool homeIs(const std::shared_ptr<runtime::BufferPool>& pool) const {
+    return !pool_.owner_before(pool) && !pool.owner_before(pool_);
+  }
 
  private:
-  std::weak_ptr<runtime::BufferPool> pool_;
+  std::weak_ptr<runtime::BufferPool> pool_, fallback_;
 };
 
 // A bound buffer range (what a bind group entry holds).
@@ -92,12 +101,26 @@ struct PreparedPlan {
 // into a batch / graph (host inputs into staging buffers that the recording holds).
 enum class RecordMode { Single, Batch };
 
+// One dispatch of a graph capture as Graph::replay rebinds it: its place in the command list
+// (CommandList::rebind), pipeline and bound ranges.
+struct RecordedDispatch {
+  size_t command = 0, dispatch = 0;
+  gpu::ComputePipeline pipeline;
+  std::vector<Bound> bound;
+  const std::string* label = nullptr;  // the planned pass's name (the prepared plan is kept)
+};
+
 // What one recorded call of a batch or graph keeps alive until its work has run.
 struct CallRecord {
   std::shared_ptr<PreparedPlan> prepared;
-  std::vector<std::shared_ptr<DeviceTensorImpl>> keep;  // DeviceTensors it reads or writes
+  // DeviceTensors it reads or writes, but for those the batch made itself (their home is `local`):
+  // a caller dropping one of these frees it for the batch's later calls (batch.h, memory).
+  std::vector<std::shared_ptr<DeviceTensorImpl>> keep;
   std::vector<gpu::Buffer> staging;                     // host-input uploads (pooled)
   std::weak_ptr<runtime::BufferPool> pool;              // where staging returns
+  std::shared_ptr<runtime::BufferPool> local;           // the batch's own pool (outputs come from it first)
+  BatchStats* stats = nullptr;                          // the batch's counters
+  std::vector<RecordedDispatch>* dispatches = nullptr;  // capture: every dispatch, for rebinding
   CallRecord() = default;
   CallRecord(CallRecord&&) = default;
   CallRecord& operator=(CallRecord&&) = default;
@@ -171,7 +194,11 @@ class KernelImpl {
                   CallRecord* keep, CallResult& result, std::vector<Bound>& slots);
   void bindOutputs(PreparedPlan& pp, const CallOptions& options, bool toHost, CallRecord* keep,
                    CallResult& result, std::vector<Bound>& slots);
-  void recordPasses(PreparedPlan& pp, const std::vector<Bound>& slots, gpu::CommandList& commands);
+  void recordPasses(PreparedPlan& pp, const std::vector<Bound>& slots, gpu::CommandList& commands,
+                    CallRecord* keep);
+  gpu::Buffer outputBuffer(uint64_t bytes, CallRecord* keep, bool& local);
+  CallResult callDeferred(const ResolvedCall& rc, const std::map<std::string, TensorRef>& inputs,
+                          const CallOptions& options);
   void readBack(PreparedPlan& pp, const CallOptions& options, const std::vector<Bound>& slots,
                 CallResult& result);
 
@@ -216,7 +243,24 @@ class RuntimeImpl {
   void recoverIfLost();
   void recoverLocked();
   uint64_t deviceGeneration() const { return generation_.load(); }
-  void setDeviceOwned(bool owned) { ownsDevice_ = owned; }  // false: createForDevice
+  // false: createForDevice (which also defers nothing: wgk cannot order the caller's own queue work)
+  void setDeviceOwned(bool owned) {
+    ownsDevice_ = owned;
+    defer_ = defer_ && owned;
+  }
+
+  // Deferred calls (RuntimeOptions::deferCalls): Kernel::call with device inputs and outputs is
+  // recorded into one pending command list, submitted by flushLocked(), which runs before any
+  // other queue work of the device (gpu::Device::setBeforeQueueUse), when the pending list holds
+  // deferMaxCalls calls or its first is deferMaxUs old, and from flush(). Callers hold the GPU lock
+  // for all but defers() and flush().
+  bool defers() const { return defer_; }
+  gpu::CommandList& pendingCommands() { return pending_.commands; }
+  void noteDeferred(const KernelImpl& kernel, std::shared_ptr<PreparedPlan> prepared);
+  void flushLocked();
+  void flush();
+  // Destroys idle pooled buffers past the capacity, only with no deferred call pending.
+  void trimPool();
 
   // Counters updated by kernels.
   std::atomic<uint64_t> planHits{0}, planMisses{0}, bindGroupHits{0}, bindGroupMisses{0};
@@ -229,8 +273,26 @@ class RuntimeImpl {
   uint64_t maxStorageBinding() const { return maxStorageBinding_; }
   uint64_t storageOffsetAlignment() const { return storageAlign_; }
   DeviceTensor wrapBuffer(gpu::Buffer buffer, DType dtype, const Shape& shape);
+  // A tensor whose buffer returns to `home` (a batch's pool), then to the runtime's.
+  DeviceTensor wrapBuffer(gpu::Buffer buffer, DType dtype, const Shape& shape,
+                          const std::shared_ptr<runtime::BufferPool>& home);
 
  private:
+  struct PendingCall {
+    const KernelImpl* kernel = nullptr;
+    std::shared_ptr<PreparedPlan> prepared;  // what its commands use stays alive until the flush
+  };
+  struct Pending {
+    gpu::CommandList commands;
+    std::vector<PendingCall> calls;
+    std::chrono::steady_clock::time_point first;
+    bool flushing = false;
+    uint64_t deferred = 0, flushes = 0;
+  };
+  void installFlushHook();
+  void dropPending();
+  std::string describePending() const;
+
   gpu::Device device_;
   uint64_t maxStorageBinding_ = 0, storageAlign_ = 256;
   RuntimeOptions options_;
@@ -243,7 +305,9 @@ class RuntimeImpl {
   std::map<std::string, std::shared_ptr<KernelImpl>> kernels_;  // by resolved folder + revision
   std::atomic<uint64_t> generation_{0};                         // devices replaced so far
   bool ownsDevice_ = true;
+  bool defer_ = true;
+  uint32_t deferMaxCalls_ = 64, deferMaxUs_ = 500;
+  Pending pending_;
 };
-
 
 }  // namespace wgk
