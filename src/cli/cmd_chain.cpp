@@ -3,9 +3,10 @@
 // Per-op time of N back-to-back calls on GPU-resident tensors (issue 14), for each package's
 // smoke cases (default: a quick look, under a minute on lavapipe) or decode cases (--full: 2000
 // calls x 5 repetitions, the H200 measurement), and the decode step (FastGelu -> RMSNormalization ->
-// GemmaRotaryEmbedding -> Add), unbatched, batched and replayed (src/harness/chain_runner.h), with the warm
-// single-call host time. A table on stdout (or the JSON with --json), progress on stderr, the evidence file
-// with
+// GemmaRotaryEmbedding -> Add), unbatched, batched and replayed (src/harness/chain_runner.h), each
+// also "natural" (runtime-allocated outputs, the caller keeping only the newest) with the buffers
+// allocated per call, and the warm single-call host time. A table on stdout (or the JSON with --json),
+// progress on stderr, the evidence file with
 // --out. Exit 1 when a chain or a mode failed, or batched/replayed buffers differ from single calls.
 #include <algorithm>
 #include <cstdio>
@@ -60,9 +61,43 @@ std::string sameBits(const harness::ChainResult& r) {
 
 bool failed(const harness::ChainResult& r) {
   if (!r.error.empty()) return true;
-  for (const auto* m : {&r.unbatched, &r.batched, &r.replayed})
+  for (const auto* m :
+       {&r.unbatched, &r.batched, &r.replayed, &r.naturalUnbatched, &r.naturalBatched, &r.naturalReplayed})
     if (!m->ran || m->bitIdentical == 0) return true;
   return false;
+}
+
+// The natural modes (runtime-allocated outputs, the caller keeping only the newest), with the
+// buffers the runtime's pool handed out per call in every mode.
+void printNatural(const std::vector<harness::ChainResult>& results) {
+  std::printf(
+      "\nNatural: each call's runtime-allocated outputs feed the next calls, only the newest held.\n"
+      "allocs/call: buffers the runtime's pool handed out per call (unbatched/batched/replayed).\n\n");
+  std::printf("%-58s %18s %18s %18s %17s %17s %9s\n", "chain", "natural unbatched", "natural batched",
+              "natural replayed", "allocs/call", "natural allocs", "same bits");
+  auto allocs = [](const harness::ChainModeResult& a, const harness::ChainModeResult& b,
+                   const harness::ChainModeResult& c) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.2f/%.2f/%.2f", a.allocsPerCall, b.allocsPerCall, c.allocsPerCall);
+    return std::string(buf);
+  };
+  auto bits = [](const harness::ChainResult& r) {
+    std::string out;
+    for (const auto* m : {&r.naturalUnbatched, &r.naturalBatched, &r.naturalReplayed})
+      out += std::string(out.empty() ? "" : "/") + (m->bitIdentical < 0 ? "-"
+                                                    : m->bitIdentical   ? "yes"
+                                                                        : "NO");
+    return out;
+  };
+  for (const auto& r : results) {
+    if (!r.error.empty() && !r.unbatched.ran) continue;
+    std::printf("%-58s %18s %18s %18s %17s %17s %9s\n", r.name.c_str(), cell(r.naturalUnbatched).c_str(),
+                cell(r.naturalBatched).c_str(), cell(r.naturalReplayed).c_str(),
+                allocs(r.unbatched, r.batched, r.replayed).c_str(),
+                allocs(r.naturalUnbatched, r.naturalBatched, r.naturalReplayed).c_str(), bits(r).c_str());
+    for (const auto* m : {&r.naturalUnbatched, &r.naturalBatched, &r.naturalReplayed})
+      if (!m->error.empty()) std::printf("  %s\n", m->error.c_str());
+  }
 }
 
 void printTable(const std::vector<harness::ChainResult>& results, const ChainArgs& a,
@@ -87,6 +122,7 @@ void printTable(const std::vector<harness::ChainResult>& results, const ChainArg
     for (const auto* m : {&r.unbatched, &r.batched, &r.replayed})
       if (!m->error.empty()) std::printf("  %s\n", m->error.c_str());
   }
+  printNatural(results);
   using T = harness::ChainTargets;
   std::printf(
       "\ntargets (H200): batched <= %g us/op, replayed <= %g us/op, unbatched <= %g us/op, warm call <= %g "

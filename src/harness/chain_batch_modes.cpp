@@ -32,6 +32,8 @@ int64_t submitBatches(Runtime& rt, State& s, int64_t calls, int64_t batchSize) {
 ChainModeResult runBatched(Runtime& rt, const Builder& build, int64_t calls, const ChainOptions& options,
                            std::vector<HostTensor>* after) {
   State s = build(rt);
+  rt.waitIdle();
+  const CacheStats before = rt.cacheStats();
   submitBatches(rt, s, calls, options.batchSize);  // warm-up: plans, pipelines, pools
   rt.waitIdle();
   Repetitions reps;
@@ -45,6 +47,7 @@ ChainModeResult runBatched(Runtime& rt, const Builder& build, int64_t calls, con
   }
   ChainModeResult m = reps.result(calls);
   m.submits = submits;
+  countAllocations(m, rt, before, calls * (options.repeat + 1));
   if (after) *after = readBack(rt, s);
   return m;
 }
@@ -52,6 +55,8 @@ ChainModeResult runBatched(Runtime& rt, const Builder& build, int64_t calls, con
 ChainModeResult runReplayed(Runtime& rt, const Builder& build, int64_t calls, const ChainOptions& options,
                             std::vector<HostTensor>* after) {
   State s = build(rt);
+  rt.waitIdle();
+  const CacheStats before = rt.cacheStats();
   const auto tc = Clock::now();
   Graph g = rt.capture([&](Batch& b) {
     for (int64_t i = 0; i < calls; ++i) {
@@ -74,6 +79,7 @@ ChainModeResult runReplayed(Runtime& rt, const Builder& build, int64_t calls, co
   m.submits = 1;
   m.captureMs = captureUs / 1e3;
   m.dispatches = static_cast<int64_t>(g.dispatches());
+  countAllocations(m, rt, before, calls * (options.repeat + 1));
   if (after) *after = readBack(rt, s);
   return m;
 }

@@ -42,11 +42,21 @@ std::vector<HostTensor> readBack(Runtime& rt, const State& s);
 // The modes: each builds its own State, warms up, times options.repeat repetitions of `calls`
 // calls and leaves the final contents in *after.
 ChainModeResult runUnbatched(Runtime& rt, const Builder& build, int64_t calls, const ChainOptions& options,
-                             std::vector<HostTensor>* after, std::vector<std::string>* variants);
+                             std::vector<HostTensor>* after, std::vector<std::string>* variants,
+                             std::vector<HostTensor>* outputs = nullptr);
 ChainModeResult runBatched(Runtime& rt, const Builder& build, int64_t calls, const ChainOptions& options,
                            std::vector<HostTensor>* after);
 ChainModeResult runReplayed(Runtime& rt, const Builder& build, int64_t calls, const ChainOptions& options,
                             std::vector<HostTensor>* after);
+// The natural modes (chain_natural.cpp): the cycle with runtime-allocated outputs, each call
+// reading the newest output its ping-pong buffer would hold, the caller keeping only the newest.
+// *after: the outputs of each call of the cycle's last run (readOutputs' order).
+enum class NaturalMode { Unbatched, Batched, Replayed };
+ChainModeResult runNatural(Runtime& rt, const Builder& build, int64_t calls, const ChainOptions& options,
+                           NaturalMode mode, std::vector<HostTensor>* after);
+// The caller-given outputs of each call of the cycle, read back (call by call, by name).
+std::vector<HostTensor> readOutputs(Runtime& rt, const State& s);
+
 // Host time of single warm calls, one by one (median), and of one call plus a wait (median).
 void timeSingleCalls(Runtime& rt, const Builder& build, const ChainOptions& options, ChainResult& r);
 

@@ -18,8 +18,11 @@ void callOnce(Call& c) {
 }  // namespace
 
 ChainModeResult runUnbatched(Runtime& rt, const Builder& build, int64_t calls, const ChainOptions& options,
-                             std::vector<HostTensor>* after, std::vector<std::string>* variants) {
+                             std::vector<HostTensor>* after, std::vector<std::string>* variants,
+                             std::vector<HostTensor>* outputs) {
   State s = build(rt);
+  rt.waitIdle();
+  const CacheStats before = rt.cacheStats();
   // The warm-up repetition: compiles, plans and fills the caches; its first cycle names the
   // variants the planner picks.
   for (int64_t i = 0; i < calls; ++i) {
@@ -39,8 +42,12 @@ ChainModeResult runUnbatched(Runtime& rt, const Builder& build, int64_t calls, c
     reps.add(submitUs, usSince(t0));
   }
   ChainModeResult m = reps.result(calls);
-  m.submits = calls;
+  // Deferred (RuntimeOptions::deferCalls): the runtime's flushes; else one submit per call.
+  const uint64_t flushes = rt.cacheStats().flushes - before.flushes;
+  m.submits = flushes ? static_cast<int64_t>(flushes) / (options.repeat + 1) : calls;
+  countAllocations(m, rt, before, calls * (options.repeat + 1));
   if (after) *after = readBack(rt, s);
+  if (outputs) *outputs = readOutputs(rt, s);
   return m;
 }
 

@@ -8,9 +8,11 @@
 // GemmaRotaryEmbedding -> Add, the Add's output feeding the next FastGelu.
 //
 // Each chain runs in three modes, every mode on fresh buffers with the same number of calls:
-//   unbatched  each call a Kernel::call of its own (submitted without waiting), one wait at the end
+//   unbatched  each call a Kernel::call of its own (deferred by the runtime), one wait at the end
 //   batched    the calls recorded into wgk::Batch objects of batchSize calls (0: all N in one)
 //   replayed   one wgk::Graph captured from the N calls, each repetition one replay
+// and the same three "natural": no caller-given outputs, each call's runtime-allocated outputs
+// feeding the next calls, the caller holding only the newest (chain_natural.cpp)
 // and reports, over `repeat` repetitions after one untimed warm-up repetition, the median per-op
 // time (wall clock from the first call to the end of the wait, / N) and the host part of it (the
 // loop without the wait). Afterwards every buffer of the chain is read back and compared byte for
@@ -47,6 +49,9 @@ struct ChainModeResult {
   double captureMs = -1;            // replayed: Runtime::capture of the N calls
   int64_t dispatches = -1;          // replayed: compute dispatches per replay
   int bitIdentical = -1;            // 1/0: buffers equal the unbatched mode's; -1 not compared
+  double allocsPerCall = -1;        // buffers the runtime's pool handed out per call (the mode's
+                                    // whole run: warm-up, capture and repetitions)
+  int64_t buffersCreated = -1;      // of those, new device allocations
   nlohmann::json toJson() const;
 };
 
@@ -60,6 +65,9 @@ struct ChainResult {
   double warmCallUsMedian = -1;  // host time of one warm Kernel::call (as `wgk overhead`)
   double callWaitUsMedian = -1;  // one call and a wait for it
   ChainModeResult unbatched, batched, replayed;
+  // The natural modes: runtime-allocated outputs, the caller keeping only the newest (their
+  // bitIdentical compares each call's last outputs with the unbatched mode's).
+  ChainModeResult naturalUnbatched, naturalBatched, naturalReplayed;
   std::string error;  // the chain could not be set up (modes unset)
   nlohmann::json toJson() const;
 };

@@ -42,4 +42,13 @@ struct Repetitions {
   }
 };
 
+// What the runtime's pool handed out while a mode ran `callsRun` calls (its warm-up, capture and
+// every repetition): per call, and how many of those buffers were new device allocations.
+inline void countAllocations(ChainModeResult& m, Runtime& rt, const CacheStats& before, int64_t callsRun) {
+  const CacheStats after = rt.cacheStats();
+  m.allocsPerCall =
+      static_cast<double>(after.bufferAcquires - before.bufferAcquires) / static_cast<double>(callsRun);
+  m.buffersCreated = static_cast<int64_t>(after.buffersCreated - before.buffersCreated);
+}
+
 }  // namespace wgk::harness::chain

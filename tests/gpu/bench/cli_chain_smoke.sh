@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `wgk chain` end to end on the local adapter (lavapipe in CI): smoke cases, tiny call counts, every
-# mode; the evidence JSON has every field and batched/replayed buffers equal single calls'; the
+# mode (natural ones included); the evidence JSON has every field and batched/replayed buffers equal
+# single calls'; the
 # report renders its "Chains" section. Checks structure, never speed.
 #   cli_chain_smoke.sh WGK WORKDIR
 set -euo pipefail
@@ -50,6 +51,13 @@ for c in doc["chains"]:
     assert c["modes"]["replayed"]["bitIdentical"] is True, c
     assert c["modes"]["batched"]["submits"] == -(-c["calls"] // 4), c
     assert pos(c["modes"]["replayed"]["captureMs"]) and c["modes"]["replayed"]["dispatches"] >= c["calls"], c
+    for mode in ("naturalUnbatched", "naturalBatched", "naturalReplayed"):
+        m = c["modes"][mode]
+        assert "error" not in m and m["bitIdentical"] is True, (c["name"], mode, m)
+        assert pos(m["perOpUsMedian"]) and m["allocsPerCall"] >= 0 and m["buffersCreated"] >= 0, m
+    # Runtime-allocated outputs in a batch reuse dropped ones; single calls take one per output.
+    nat = c["modes"]
+    assert nat["naturalBatched"]["allocsPerCall"] <= nat["naturalUnbatched"]["allocsPerCall"], c["name"]
 step = next(c for c in doc["chains"] if c["name"].startswith("decode_step/"))
 assert step["cycle"] == 4 and step["fedBack"] and step["calls"] == 8, step
 one = json.load(open(f"{work}/one.json"))
