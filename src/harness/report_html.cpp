@@ -1,89 +1,35 @@
 // `wgk report --html`: one self-contained page (inline CSS and SVG, no scripts, no network).
 // At the top a summary per op (share of the copy roofline, ratio to torch) and a legend; then per
-// op one table: per case one row, per device one column holding a horizontal bar chart of the
-// variants, the run's copy roofline as a dashed line, torch peers and the ratio to torch.compile.
-// Bars are GB/s with the share of the roofline; decode-size rows (under 1 MiB moved) are charted
-// in microseconds instead, where GB/s would read as zero. Compute-bound rows (bench.json flops
-// above the device's ridge) are charted in TFLOPS with the shares of the FMA and matrix peaks, the
-// highest peak as the dashed line, torch in TFLOPS too.
+// op a scatter chart of the share of the copy roofline against bytes moved (every variant, the
+// runtime's pick filled, torch beside it), and tables of bar charts, one per unit so that GB/s
+// (longer is better) and microseconds (shorter is better) never share a table: large cases in
+// GB/s, decode-size cases (under 1 MiB moved) in microseconds, compute-bound cases (bench.json
+// flops above the device's ridge) in TFLOPS. Every chart of a table is drawn on the table's one
+// scale, which its caption names, with the copy roofline (or the highest peak) as a dashed line.
 #include <algorithm>
 #include <string>
 
 #include "harness/report_model.h"
 #include "harness/report_summary.h"
+#include "harness/report_svg.h"
 
 namespace wgk::harness {
 namespace {
 
-constexpr int kBarH = 16, kGap = 4, kPlotW = 240;
-constexpr double kCharW = 7.0;  // a generous width of one 11px character: labels never clip
+enum class Unit { Gbps, Us, Tflops };
 
-struct Bar {
-  std::string label, cls;
-  double value;       // GB/s or us, as the chart's unit says
-  std::string text;   // printed after the bar
-  std::string title;  // hover text
+Unit unitOf(const CaseRow& row) {
+  return row.computeBoundAnywhere() ? Unit::Tflops : isDecodeSize(row) ? Unit::Us : Unit::Gbps;
+}
+
+// The bars of one case on one device (or of its torch peer), its roofline and its notes.
+struct CellChart {
+  std::vector<Bar> bars;
+  double roof = 0;
+  std::string roofText, notes;
+  double scaleWanted = 0;  // what the table's scale must reach for this chart (not slow outliers)
 };
 
-int textWidth(const std::string& s) {
-  return static_cast<int>(static_cast<double>(s.size()) * kCharW) + 6;
-}
-
-// `roof`: the copy roofline in the chart's unit (0: none).
-std::string svgChart(const std::vector<Bar>& bars, double roof, const std::string& roofText) {
-  double maxV = roof;
-  int labelW = 40, valueW = 30;
-  for (const auto& b : bars) {
-    maxV = std::max(maxV, b.value);
-    labelW = std::max(labelW, textWidth(b.label));
-    valueW = std::max(valueW, textWidth(b.text));
-  }
-  if (maxV <= 0) maxV = 1;
-  const int roofW = roof > 0 ? textWidth(roofText) / 2 + 2 : 0;  // the centred roofline caption
-  const int width = labelW + kPlotW + std::max(valueW, roofW) + 4;
-  const int h = static_cast<int>(bars.size()) * (kBarH + kGap) + (roof > 0 ? 18 : 4);
-  std::string s = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + std::to_string(width) +
-                  "\" height=\"" + std::to_string(h) + "\" role=\"img\">";
-  int y = 2;
-  for (const auto& b : bars) {
-    const double w = std::max(0.0, b.value) / maxV * kPlotW;
-    s += "<text x=\"" + std::to_string(labelW - 4) + "\" y=\"" + std::to_string(y + kBarH - 4) +
-         "\" text-anchor=\"end\">" + htmlEscape(b.label) + "</text>";
-    s += "<rect class=\"" + b.cls + "\" x=\"" + std::to_string(labelW) + "\" y=\"" + std::to_string(y) +
-         "\" width=\"" + fixed(w, 1) + "\" height=\"" + std::to_string(kBarH) + "\"><title>" +
-         htmlEscape(b.title) + "</title></rect>";
-    s += "<text x=\"" + fixed(labelW + w + 3, 1) + "\" y=\"" + std::to_string(y + kBarH - 4) + "\">" +
-         htmlEscape(b.text) + "</text>";
-    y += kBarH + kGap;
-  }
-  if (roof > 0) {
-    const double x = labelW + roof / maxV * kPlotW;
-    s += "<line class=\"roof\" x1=\"" + fixed(x, 1) + "\" y1=\"0\" x2=\"" + fixed(x, 1) + "\" y2=\"" +
-         std::to_string(y) + "\"/>";
-    s += "<text class=\"roofl\" x=\"" + fixed(x, 1) + "\" y=\"" + std::to_string(y + 12) +
-         "\" text-anchor=\"middle\">" + htmlEscape(roofText) + "</text>";
-  }
-  return s + "</svg>";
-}
-
-std::string gbpsText(double v) {
-  return fixed(v, v >= 100 ? 0 : v >= 1 ? 1 : 3);
-}
-std::string usText(double v) {
-  return fixed(v, v >= 100 ? 0 : 1) + " \xC2\xB5s";
-}
-std::string pct(double r) {
-  return fixed(r * 100, r >= 0.1 ? 0 : 1) + "%";
-}
-std::string times(double r) {
-  return fixed(r, r >= 10 ? 0 : 2) + "\xC3\x97";
-}
-
-std::string tflopsText(double v) {
-  return fixed(v, v >= 100 ? 0 : v >= 1 ? 1 : 4) + " TFLOPS";
-}
-
-// A compute-bound variant: TFLOPS and the shares of the FMA and matrix peaks.
 Bar computeBar(const Cell& c) {
   const std::string label = c.variant + (c.isDefault ? " *" : "");
   std::string share;
@@ -95,85 +41,168 @@ Bar computeBar(const Cell& c) {
   return {label, "v", c.tflops, tflopsText(c.tflops) + (share.empty() ? "" : " \xC2\xB7 " + share), title};
 }
 
-Bar variantBar(const Cell& c, bool decode) {
+Bar memoryBar(const Cell& c, Unit unit) {
   const std::string label = c.variant + (c.isDefault ? " *" : "");
-  const std::string share = c.ratio >= 0 ? pct(c.ratio) + " of copy" : "";
-  const std::string title = label + ": " + usText(c.gpuUs) + ", " + gbpsText(c.gbps) + " GB/s" +
-                            (share.empty() ? "" : ", " + share);
-  if (decode)
-    return {label, "v", c.gpuUs, usText(c.gpuUs) + (share.empty() ? "" : " \xC2\xB7 " + share), title};
-  return {label, "v", c.gbps, gbpsText(c.gbps) + " GB/s" + (share.empty() ? "" : " \xC2\xB7 " + share),
-          title};
+  const std::string share = c.ratio >= 0 ? " \xC2\xB7 " + pct(c.ratio) + " of copy" : "";
+  const std::string title = label + ": " + usText(c.gpuUs) + ", " + gbpsText(c.gbps) + " GB/s" + share;
+  if (unit == Unit::Us) return {label, "v", c.gpuUs, usText(c.gpuUs) + share, title};
+  return {label, "v", c.gbps, gbpsText(c.gbps) + " GB/s" + share, title};
 }
 
-std::string cellHtml(const CaseRow& row, const std::vector<Cell>& cells, const PeerRow* peer) {
-  if (cells.empty()) return "<td class=\"none\">not measured</td>";
-  const bool decode = isDecodeSize(row);
-  bool compute = false;
-  for (const auto& c : cells) compute = compute || (c.error.empty() && c.skipped.empty() && c.computeBound());
-  std::vector<Bar> bars;
+CellChart deviceChart(const CaseRow& row, const std::vector<Cell>& cells, Unit unit) {
+  CellChart ch;
   double copyGbps = 0, fmaPeak = 0, matrixPeak = 0;
-  std::string notes;
   for (const auto& c : cells) {
     if (!c.skipped.empty()) {
-      notes += "<div class=\"skip\">" + htmlEscape(c.variant.empty() ? "skipped" : c.variant + ": skipped") +
-               ": " + htmlEscape(c.skipped) + "</div>";
+      ch.notes += "<div class=\"skip\">" +
+                  htmlEscape(c.variant.empty() ? "skipped" : c.variant + ": skipped") + ": " +
+                  htmlEscape(c.skipped) + "</div>";
       continue;
     }
     if (!c.error.empty()) {
-      notes += "<div class=\"err\">" + htmlEscape(c.variant + ": " + c.error) + "</div>";
+      ch.notes += "<div class=\"err\">" + htmlEscape(c.variant + ": " + c.error) + "</div>";
       continue;
     }
     copyGbps = std::max(copyGbps, c.copyGbps);
     fmaPeak = std::max(fmaPeak, c.fmaPeak);
     matrixPeak = std::max(matrixPeak, c.matrixPeak);
-    bars.push_back(compute ? computeBar(c) : variantBar(c, decode));
+    ch.bars.push_back(unit == Unit::Tflops ? computeBar(c) : memoryBar(c, unit));
   }
-  double roof = 0;
-  std::string roofText;
-  if (compute) {
-    roof = std::max(fmaPeak, matrixPeak);
-    if (roof > 0) roofText = (matrixPeak > fmaPeak ? "matrix peak " : "FMA peak ") + tflopsText(roof);
+  if (unit == Unit::Tflops) {
+    ch.roof = std::max(fmaPeak, matrixPeak);
+    if (ch.roof > 0)
+      ch.roofText = (matrixPeak > fmaPeak ? "matrix peak " : "FMA peak ") + tflopsText(ch.roof);
   } else if (copyGbps > 0) {
-    roof = decode ? static_cast<double>(row.bytes) / copyGbps / 1e3 : copyGbps;
-    roofText = "copy " + (decode ? usText(roof) : gbpsText(copyGbps) + " GB/s");
+    ch.roof = unit == Unit::Us ? static_cast<double>(row.bytes) / copyGbps / 1e3 : copyGbps;
+    ch.roofText = "copy " + (unit == Unit::Us ? usText(ch.roof) : gbpsText(copyGbps) + " GB/s");
   }
-  std::string s = "<td>";
-  if (!bars.empty()) s += svgChart(bars, roof, roofText);
-  if (const Cell* c = pickedCell(cells)) {
-    // Against torch.compile where the peer has it, else torch eager (cuBLAS for MatMul).
-    double r = vsCompile(*c, peer);
-    std::string whose = "torch.compile's";
-    if (r <= 0 && peer) r = vsTorch(*c, peer), whose = peer->bestLabel() + "'s";
-    if (r > 0)
-      s += "<div class=\"ratio " + std::string(r >= 1 ? "good" : "bad") + "\">" + htmlEscape(c->variant) +
-           ": " + times(r) + " " + whose + " speed</div>";
+  // The scale reaches the roofline and the runtime's pick; a far slower variant's bar may end in
+  // a break mark with its number (GB/s bars never pass the roofline by much).
+  ch.scaleWanted = ch.roof;
+  if (const Cell* p = pickedCell(cells)) {
+    for (const auto& b : ch.bars)
+      if (b.label.rfind(p->variant, 0) == 0) ch.scaleWanted = std::max(ch.scaleWanted, b.value);
   }
-  return s + notes + "</td>";
+  if (unit != Unit::Us)
+    for (const auto& b : ch.bars) ch.scaleWanted = std::max(ch.scaleWanted, b.value);
+  return ch;
 }
 
-std::string peerHtml(const Peers& peers, const CaseRow& row) {
+CellChart peerChart(const Peers& peers, const CaseRow& row, Unit unit) {
+  CellChart ch;
   const PeerRow* p = peers.find(row.op, row.bytes, row.caseName);
-  if (!p) return "<td class=\"none\">no peer</td>";
-  const bool decode = isDecodeSize(row), compute = row.computeBoundAnywhere();
-  std::vector<Bar> bars;
+  if (!p) return ch;
   auto add = [&](const char* label, const char* cls, double gbps, double us, double tflops) {
-    if (gbps < 0 && us < 0) return;
-    if (compute && tflops > 0) {
-      bars.push_back({label, cls, tflops, tflopsText(tflops),
-                      std::string(label) + ": " + usText(us) + ", " + tflopsText(tflops) + ", " +
-                          gbpsText(gbps) + " GB/s"});
-      return;
-    }
-    const std::string text = decode ? usText(us) : gbpsText(gbps) + " GB/s";
-    bars.push_back({label, cls, decode ? us : gbps, text,
-                    std::string(label) + ": " + usText(us) + ", " + gbpsText(gbps) + " GB/s"});
+    if (gbps <= 0 && us <= 0) return;
+    const std::string title = std::string(label) + ": " + usText(us) + ", " + gbpsText(gbps) + " GB/s";
+    if (unit == Unit::Tflops)
+      ch.bars.push_back({label, cls, tflops, tflopsText(tflops), title + ", " + tflopsText(tflops)});
+    else if (unit == Unit::Us)
+      ch.bars.push_back({label, cls, us, usText(us), title});
+    else
+      ch.bars.push_back({label, cls, gbps, gbpsText(gbps) + " GB/s", title});
+    ch.scaleWanted = std::max(ch.scaleWanted, ch.bars.back().value);
   };
   add("torch eager", "pe", p->eagerGbps, p->eagerUs, p->eagerTflops);
-  add("torch CUDA graph", "pc", p->graphGbps, p->graphUs, p->graphTflops);
+  add("torch CUDA graph", "pg", p->graphGbps, p->graphUs, p->graphTflops);
   add("torch.compile", "pc", p->compileGbps, p->compileUs, p->compileTflops);
-  if (bars.empty()) return "<td class=\"none\">peer failed</td>";
-  return "<td>" + svgChart(bars, 0, "") + "</td>";
+  return ch;
+}
+
+std::string ratioHtml(const std::vector<Cell>& cells, const PeerRow* peer) {
+  const Cell* c = pickedCell(cells);
+  if (!c) return "";
+  // Against torch.compile where the peer has it, else its best (CUDA graph, eager: cuBLAS).
+  double r = vsCompile(*c, peer);
+  std::string whose = "torch.compile's";
+  if (r <= 0 && peer) r = vsTorch(*c, peer), whose = peer->bestLabel() + "'s";
+  if (r <= 0) return "";
+  return "<div class=\"ratio " + std::string(r >= 1 ? "good" : "bad") + "\">" + htmlEscape(c->variant) +
+         ": " + times(r) + " " + whose + " speed</div>";
+}
+
+std::string tableCaption(Unit unit, double max) {
+  switch (unit) {
+    case Unit::Gbps:
+      return "GB/s of the bytes moved, per variant: <b>longer is better</b>. Cases moving at least 1 MiB. "
+             "One scale for the whole table, 0&ndash;" +
+             gbpsText(max) + " GB/s; dashed: the copy roofline of the same bytes in the same run.";
+    case Unit::Us:
+      return "GPU time per call in &micro;s, per variant: <b>shorter is better</b>. Decode-size cases "
+             "(under 1 MiB moved). One scale for the whole table, 0&ndash;" +
+             usText(max) +
+             " (a bar past it ends in a break mark); dashed: the time of a copy of the same bytes.";
+    case Unit::Tflops:
+      return "TFLOPS per variant: <b>longer is better</b>. Compute-bound cases (flops per byte above the "
+             "ridge). One scale for the whole table, 0&ndash;" +
+             tflopsText(max) + "; dashed: the highest FMA or matrix peak.";
+  }
+  return "";
+}
+
+std::string caseHeader(const CaseRow& row) {
+  std::string tags;
+  for (const auto& t : row.tags) tags += (tags.empty() ? "" : ", ") + t;
+  return "<td><b>" + htmlEscape(row.caseName) + "</b><div class=\"meta\">" + bytesText(row.bytes) + " moved" +
+         (row.flops > 0 ? ", " + fixed(row.flops / 1e9, row.flops >= 1e9 ? 1 : 4) + " GFLOP" : "") +
+         (tags.empty() ? "" : "<br>" + htmlEscape(tags)) + "</div></td>";
+}
+
+// One table of an op: its cases in one unit, every chart on the table's scale.
+std::string unitTable(const ReportModel& model, const std::string& op, Unit unit) {
+  struct Row {
+    const CaseRow* row;
+    std::vector<CellChart> devices;
+    CellChart peer;
+  };
+  std::vector<Row> rows;
+  double max = 0;
+  int labelW = 0;
+  for (const auto& row : model.cases) {
+    if (row.op != op || unitOf(row) != unit) continue;
+    Row r{&row, {}, {}};
+    for (const auto& cells : row.byDevice) r.devices.push_back(deviceChart(row, cells, unit));
+    if (model.peers) r.peer = peerChart(*model.peers, row, unit);
+    for (const auto& d : r.devices)
+      max = std::max(max, d.scaleWanted), labelW = std::max(labelW, labelWidth(d.bars));
+    max = std::max(max, r.peer.scaleWanted);
+    labelW = std::max(labelW, labelWidth(r.peer.bars));
+    rows.push_back(std::move(r));
+  }
+  if (rows.empty()) return "";
+  max *= 1.04;  // room for the roofline caption at the right end
+  std::string s = "<p class=\"cap\">" + tableCaption(unit, max) + "</p>\n<table><tr><th>case</th>";
+  for (const auto& d : model.devices) s += "<th>" + htmlEscape(d) + "</th>";
+  if (model.peers) s += "<th>torch (" + htmlEscape(model.peers->device) + ")</th>";
+  s += "</tr>\n";
+  for (const auto& r : rows) {
+    s += "<tr>" + caseHeader(*r.row);
+    const PeerRow* peer = peerFor(model, *r.row);
+    for (size_t d = 0; d < r.devices.size(); ++d) {
+      const CellChart& c = r.devices[d];
+      if (r.row->byDevice[d].empty()) {
+        s += "<td class=\"none\">not measured</td>";
+        continue;
+      }
+      s += "<td>" + (c.bars.empty() ? "" : barChart(c.bars, {max, c.roof, c.roofText, labelW})) +
+           ratioHtml(r.row->byDevice[d], peer) + c.notes + "</td>";
+    }
+    if (model.peers)
+      s += r.peer.bars.empty() ? std::string("<td class=\"none\">") + (peer ? "n/a" : "no peer") + "</td>"
+                               : "<td>" + barChart(r.peer.bars, {max, 0, "", labelW}) + "</td>";
+    s += "</tr>\n";
+  }
+  return s + "</table>\n";
+}
+
+std::string opSection(const ReportModel& model, const std::string& op) {
+  std::string s = "<h2>" + htmlEscape(op) + "</h2>\n" + opScatterHtml(model, op);
+  for (Unit u : {Unit::Gbps, Unit::Us, Unit::Tflops}) s += unitTable(model, op, u);
+  return s;
+}
+
+std::string summaryCell(double share, const std::string& whichCase) {
+  return share >= 0 ? pct(share) + " <span class=\"meta\">(" + htmlEscape(whichCase) + ")</span>" : "n/a";
 }
 
 std::string summaryHtml(const ReportModel& model) {
@@ -192,20 +221,14 @@ std::string summaryHtml(const ReportModel& model) {
     if (r.skipped) cases += ", " + std::to_string(r.skipped) + " skipped";
     if (r.failed) cases += ", " + std::to_string(r.failed) + " failed";
     s += "<tr><td>" + htmlEscape(shortOp(r.op)) + "</td><td>" + htmlEscape(model.devices[r.device]) +
-         "</td><td>" + cases + "</td><td class=\"n\">" +
-         (r.worstShare >= 0
-              ? pct(r.worstShare) + " <span class=\"meta\">(" + htmlEscape(r.worstCase) + ")</span>"
-              : "-") +
-         "</td><td class=\"n\">" + (r.geomeanShare >= 0 ? pct(r.geomeanShare) : "-") + "</td>";
+         "</td><td>" + cases + "</td><td class=\"n\">" + summaryCell(r.worstShare, r.worstCase) +
+         "</td><td class=\"n\">" + (r.geomeanShare >= 0 ? pct(r.geomeanShare) : "n/a") + "</td>";
     if (compute)
-      s += "<td class=\"n\">" +
-           (r.worstPeakShare >= 0
-                ? pct(r.worstPeakShare) + " <span class=\"meta\">(" + htmlEscape(r.worstPeakCase) + ")</span>"
-                : "-") +
-           "</td><td class=\"n\">" + (r.geomeanPeakShare >= 0 ? pct(r.geomeanPeakShare) : "-") + "</td>";
+      s += "<td class=\"n\">" + summaryCell(r.worstPeakShare, r.worstPeakCase) + "</td><td class=\"n\">" +
+           (r.geomeanPeakShare >= 0 ? pct(r.geomeanPeakShare) : "n/a") + "</td>";
     if (model.peers)
-      s += "<td class=\"n\">" + (r.geomeanVsCompile > 0 ? times(r.geomeanVsCompile) : "-") +
-           "</td><td class=\"n\">" + (r.geomeanVsEager > 0 ? times(r.geomeanVsEager) : "-") + "</td>";
+      s += "<td class=\"n\">" + (r.geomeanVsCompile > 0 ? times(r.geomeanVsCompile) : "n/a") +
+           "</td><td class=\"n\">" + (r.geomeanVsEager > 0 ? times(r.geomeanVsEager) : "n/a") + "</td>";
     s += "</tr>\n";
   }
   return s +
@@ -220,80 +243,70 @@ std::string summaryHtml(const ReportModel& model) {
          "</p>\n";
 }
 
+std::string swatch(const char* cls) {
+  return "<svg width=\"14\" height=\"10\"><rect class=\"" + std::string(cls) +
+         "\" width=\"14\" height=\"10\"/></svg> ";
+}
+
 std::string legendHtml(bool peers, bool compute) {
-  std::string s =
-      "<div class=\"legend\"><b>Legend</b> "
-      "<span><svg width=\"14\" height=\"10\"><rect class=\"v\" width=\"14\" height=\"10\"/></svg> wgk "
-      "variant: "
-      "GB/s of the minimum bytes moved (GPU timestamps, median) &middot; share of the copy roofline; "
-      "decode-size rows (&lt; 1 MiB moved): GPU time in &micro;s (shorter is better)</span> "
-      "<span><svg width=\"14\" height=\"10\"><line class=\"roof\" x1=\"7\" y1=\"0\" x2=\"7\" "
-      "y2=\"10\"/></svg> "
-      "copy roofline (GB/s, or &micro;s for the same bytes)</span> <span>* the variant the runtime "
-      "picks</span>";
+  std::string s = "<div class=\"legend\"><b>Legend</b> <span>" + swatch("v") +
+                  "wgk variant (GPU timestamps, median)</span> "
+                  "<span><svg width=\"14\" height=\"10\"><line class=\"roof\" x1=\"7\" y1=\"0\" x2=\"7\" "
+                  "y2=\"10\"/></svg> copy roofline: a copy kernel on the same bytes in the same run</span> "
+                  "<span>* the variant the runtime picks</span> <span>GB/s tables: longer is better; "
+                  "&micro;s tables: shorter is better</span>";
   if (compute)
     s += " <span>compute-bound rows (flops per byte above the ridge = peak FLOP/s over copy B/s): TFLOPS "
          "&middot; shares of the FMA and matrix peaks; the dashed line is the highest peak</span>";
   if (peers)
-    s += " <span><svg width=\"14\" height=\"10\"><rect class=\"pe\" width=\"14\" height=\"10\"/></svg> torch "
-         "eager</span> <span><svg width=\"14\" height=\"10\"><rect class=\"pc\" width=\"14\" "
-         "height=\"10\"/></svg> "
+    s += " <span>" + swatch("pe") + "torch eager</span> <span>" + swatch("pg") +
+         "torch CUDA graph</span> <span>" + swatch("pc") +
          "torch.compile</span> <span>N&times; torch.compile's speed: its GPU time over the picked "
          "variant's</span>";
   return s + "</div>\n";
 }
 
-std::string opTable(const ReportModel& model, const std::string& op) {
-  std::string s = "<h2>" + htmlEscape(op) + "</h2>\n<table><tr><th>case</th>";
-  for (const auto& d : model.devices) s += "<th>" + htmlEscape(d) + "</th>";
-  if (model.peers) s += "<th>torch (" + htmlEscape(model.peers->device) + ")</th>";
-  s += "</tr>\n";
-  for (const auto& row : model.cases) {
-    if (row.op != op) continue;
-    std::string tags;
-    for (const auto& t : row.tags) tags += (tags.empty() ? "" : ", ") + t;
-    const double mib = static_cast<double>(row.bytes) / (1 << 20);
-    s += "<tr><td><b>" + htmlEscape(row.caseName) + "</b><div class=\"meta\">" +
-         (mib >= 0.01 ? fixed(mib, 2) + " MiB" : fixed(static_cast<double>(row.bytes) / 1024, 1) + " KiB") +
-         " moved" +
-         (row.flops > 0 ? ", " + fixed(row.flops / 1e9, row.flops >= 1e9 ? 1 : 4) + " GFLOP" : "") +
-         (tags.empty() ? "" : "<br>" + htmlEscape(tags)) + "</div></td>";
-    const PeerRow* peer = peerFor(model, row);
-    for (const auto& cells : row.byDevice) s += cellHtml(row, cells, peer);
-    if (model.peers) s += peerHtml(*model.peers, row);
-    s += "</tr>\n";
-  }
-  return s + "</table>\n";
-}
+const char* kStyle =
+    "body{font:14px system-ui,sans-serif;margin:24px;color:#222}"
+    "table{border-collapse:collapse;margin-bottom:18px}"
+    "td,th{border:1px solid #ccc;padding:6px;vertical-align:top;text-align:left}th{background:#f4f4f4}"
+    "td.n{text-align:right;white-space:nowrap}"
+    "svg{overflow:visible}svg text{font:11px system-ui,sans-serif}"
+    "rect.v{fill:#3b7dd8}rect.pe{fill:#aaa}rect.pg{fill:#8e5bb5}rect.pc{fill:#e08a2c}"
+    "rect.mu{fill:#7aa6e0}rect.mb{fill:#3b7dd8}rect.mr{fill:#1f4f99}rect.mw{fill:#5bb08a}"
+    "rect.miss{stroke:#c00;stroke-width:1.5}"
+    "line.roof{stroke:#c00;stroke-dasharray:4 3;stroke-width:1.5}text.roofl{fill:#c00}"
+    "line.tgt{stroke:#111;stroke-width:2}line.grid{stroke:#e4e4e4}line.axis{stroke:#888}"
+    "path.cut{stroke:#fff;stroke-width:2}text.tick{fill:#555}text.cap{font-weight:600}"
+    "text.gtitle{font-weight:600}text.miss{fill:#c00}"
+    ".err{color:#c00;font-size:12px}.skip{color:#777;font-size:12px}.none{color:#999}"
+    ".meta{color:#555;font-size:12px}.cap{font-size:13px;margin:6px 0}"
+    ".ratio{font-size:12px;margin-top:2px}.good{color:#176f2c}.bad{color:#a33}"
+    ".legend{font-size:12px;margin:12px 0;padding:8px;border:1px solid #ddd;background:#fafafa}"
+    ".multiples{display:flex;flex-wrap:wrap;gap:10px 28px}"
+    ".legend span{margin-right:14px;white-space:nowrap;display:inline-block}";
 
 }  // namespace
 
 std::string renderHtml(const ReportModel& model) {
   std::string s =
-      "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>wgk "
-      "benchmarks</title>\n<style>"
-      "body{font:14px "
-      "system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse;margin-bottom:8px}"
-      "td,th{border:1px solid #ccc;padding:6px;vertical-align:top;text-align:left}th{background:#f4f4f4}"
-      "td.n{text-align:right;white-space:nowrap}"
-      "svg{overflow:visible}svg text{font:11px system-ui,sans-serif}"
-      "rect.v{fill:#3b7dd8}rect.pe{fill:#bbb}rect.pc{fill:#e08a2c}"
-      "line.roof{stroke:#c00;stroke-dasharray:4 3;stroke-width:1.5}text.roofl{fill:#c00}"
-      ".err{color:#c00;font-size:12px}.skip{color:#777;font-size:12px}.none{color:#999}"
-      ".meta{color:#555;font-size:12px}.ratio{font-size:12px;margin-top:2px}.good{color:#176f2c}.bad{color:#"
-      "a33}"
-      ".legend{font-size:12px;margin:12px 0;padding:8px;border:1px solid #ddd;background:#fafafa}"
-      ".legend span{margin-right:14px;white-space:nowrap;display:inline-block}"
-      "</style></head><body>\n<h1>wgk benchmarks</h1>\n<ul class=\"meta\">";
+      std::string("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>wgk ") +
+      "benchmarks</title>\n<style>" + kStyle + "</style></head><body>\n<h1>wgk benchmarks</h1>\n" +
+      "<ul class=\"meta\">";
   for (size_t d = 0; d < model.devices.size(); ++d)
     s += "<li>" + htmlEscape(model.devices[d]) + " &mdash; " + htmlEscape(model.sources[d]) + "</li>";
-  if (model.peers)
-    s += "<li>torch peers: " + htmlEscape(model.peers->device) + " (copy 1 GiB " +
-         fixed(model.peers->copyGbps, 0) + " GB/s)</li>";
+  for (const auto& t : model.chains)
+    s += "<li>chains: " + htmlEscape(t.device) + " &mdash; " + htmlEscape(t.source) + "</li>";
+  if (model.peers) {
+    s += "<li>torch peers: " + htmlEscape(model.peers->device);
+    if (model.peers->copyGbps > 0) s += " (copy 1 GiB " + fixed(model.peers->copyGbps, 0) + " GB/s)";
+    s += "</li>";
+  }
   bool compute = false;
   for (const auto& row : model.cases) compute = compute || row.computeBoundAnywhere();
-  s += "</ul>\n" + summaryHtml(model) + legendHtml(model.peers.has_value(), compute);
-  for (const auto& op : model.ops) s += opTable(model, op);
+  s += "</ul>\n" + summaryHtml(model);
+  if (!model.ops.empty()) s += legendHtml(model.peers.has_value(), compute);
+  for (const auto& op : model.ops) s += opSection(model, op);
   return s + renderChainsHtml(model) + "</body></html>\n";
 }
 

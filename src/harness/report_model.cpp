@@ -111,10 +111,15 @@ bool isChainEvidence(const nlohmann::json& doc) {
 
 ChainTable parseChainEvidence(const nlohmann::json& doc, const std::string& source) {
   if (!isChainEvidence(doc) || !doc.contains("chains") || !doc["chains"].is_array())
-    throw Error(ErrorCode::Parse,
-                "'" + source + "' is not a wgk chain evidence file (format \"wgk-chain/2\" or \"wgk-chain/1\", with \"chains\")");
+    throw Error(ErrorCode::Parse, "'" + source +
+                                      "' is not a wgk chain evidence file (format \"wgk-chain/2\" or "
+                                      "\"wgk-chain/1\", with \"chains\")");
   ChainTable t{source, productName(doc.value("device", nlohmann::json::object())), {}};
   if (auto d = str(doc, "date"); !d.empty()) t.device += ", " + d.substr(0, 10);
+  if (auto g = doc.find("targets"); g != doc.end() && g->is_object())
+    t.targets = {num2(*g, "unbatchedUsPerOp", "unbatched_us_per_op"),
+                 num2(*g, "batchedUsPerOp", "batched_us_per_op"),
+                 num2(*g, "replayedUsPerOp", "replayed_us_per_op"), num2(*g, "warmCallUs", "warm_call_us")};
   for (const auto& c : doc["chains"]) {
     if (!c.is_object() || !c.contains("name"))
       throw Error(ErrorCode::Parse, "'" + source + "': every chain needs a name");
@@ -235,7 +240,8 @@ ReportModel ReportModel::build(const std::vector<Evidence>& files, std::optional
       auto row = std::find_if(model.cases.begin(), model.cases.end(),
                               [&](const CaseRow& r) { return r.op == op && r.caseName == name; });
       if (row == model.cases.end()) {
-        CaseRow r{op, name, {}, m["bytes"].get<uint64_t>(), num(m, "flops"), std::vector<std::vector<Cell>>(nDev)};
+        CaseRow r{
+            op, name, {}, m["bytes"].get<uint64_t>(), num(m, "flops"), std::vector<std::vector<Cell>>(nDev)};
         if (m.contains("tags") && m["tags"].is_array())
           for (const auto& t : m["tags"])
             if (t.is_string()) r.tags.push_back(t.get<std::string>());

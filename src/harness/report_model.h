@@ -34,9 +34,15 @@ struct ChainRow {
   std::string name;
   double unbatched = -1, batched = -1, replayed = -1, warmCall = -1;
 };
+// The targets the evidence names ("targets": us per op per mode, warm call us; -1 where absent:
+// the report then uses ChainTargets, chain_runner.h).
+struct ChainGoals {
+  double unbatched = -1, batched = -1, replayed = -1, warmCall = -1;
+};
 struct ChainTable {
   std::string source, device;
   std::vector<ChainRow> rows;
+  ChainGoals targets;
 };
 bool isChainEvidence(const nlohmann::json& doc);
 ChainTable parseChainEvidence(const nlohmann::json& doc, const std::string& source);  // Error(Parse)
@@ -122,6 +128,9 @@ bool opHasFlops(const ReportModel& model, const std::string& op);
 
 std::string renderHtml(const ReportModel& model);
 std::string renderMarkdown(const ReportModel& model);
+// Per op, the scatter charts of report_scatter.cpp: the share of the copy roofline against bytes
+// moved (and of the peak, for compute-bound cases); empty when the op has no such cells.
+std::string opScatterHtml(const ReportModel& model, const std::string& op);
 // The "Chains" section of each (report_chains.cpp); empty without chain evidence.
 std::string renderChainsHtml(const ReportModel& model);
 std::string renderChainsMarkdown(const ReportModel& model);

@@ -73,8 +73,9 @@ TEST(Report, HtmlIsSelfContainedWithInlineSvg) {
   const std::string html = renderHtml(model);
   EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
   EXPECT_NE(html.find("</html>"), std::string::npos);
-  // The big case: one chart per device plus the torch peer chart; the smoke case has only an error.
-  EXPECT_EQ(count(html, "role=\"img\""), 3u);
+  // The op's scatter chart, then the big case: one chart per device plus the torch peer chart; the
+  // smoke case has only an error.
+  EXPECT_EQ(count(html, "role=\"img\""), 4u);
   EXPECT_EQ(count(html, "<svg"), count(html, "</svg>"));
   EXPECT_NE(html.find("NVIDIA H200"), std::string::npos);
   EXPECT_NE(html.find("llvmpipe (LLVM 19, 256 bits)"), std::string::npos);
@@ -244,6 +245,71 @@ TEST(Report, SkippedCellsSayWhyAndDecodeRowsAreMicroseconds) {
   EXPECT_NE(html.find("skipped: input 'x' has 4294967296 bytes"), std::string::npos);
   EXPECT_NE(html.find(">7.5 \xC2\xB5s \xC2\xB7 90% of copy<"), std::string::npos);
   EXPECT_EQ(summarize(ReportModel::build({parseEvidence(doc, "x.json")}, std::nullopt))[0].skipped, 1);
+}
+
+// The page's text without the hover titles (which give every unit of a bar).
+std::string withoutTitles(std::string s) {
+  for (size_t a = s.find("<title>"); a != std::string::npos; a = s.find("<title>", a)) {
+    const size_t b = s.find("</title>", a);
+    s.erase(a, b == std::string::npos ? std::string::npos : b + 8 - a);
+  }
+  return s;
+}
+
+// Issue 29 item 5: GB/s (longer is better) and microseconds (shorter is better) never share a
+// table; every table and chart says which way is better; one scale per table; no sentinels.
+TEST(Report, UnitsNeverShareATableAndChartsSayWhichWayIsBetter) {
+  const std::string dir = std::string(WGK_SOURCE_DIR) + "/docs/evidence/";
+  auto model = ReportModel::build({loadEvidence(dir + "h200-2026-11-29.json")},
+                                  loadPeers(dir + "h200-2026-11-29-torch-peers.json"));
+  const std::string html = withoutTitles(renderHtml(model));
+  int gbpsTables = 0, usTables = 0;
+  for (size_t a = html.find("<p class=\"cap\">"); a != std::string::npos;
+       a = html.find("<p class=\"cap\">", a + 1)) {
+    const size_t end = html.find("</table>", a);
+    const std::string table = html.substr(a, end - a);
+    const bool gbps = table.find(" GB/s") != std::string::npos,
+               us = table.find("\xC2\xB5s") != std::string::npos;
+    EXPECT_FALSE(gbps && us) << table.substr(0, 300);
+    gbpsTables += gbps, usTables += us;
+    EXPECT_TRUE(table.find("longer is better") != std::string::npos ||
+                table.find("shorter is better") != std::string::npos);
+    // One scale: every bar chart of the table names the same caption scale; its plot widths
+    // come from one maximum, so the longest bar of the table is the only full-width one.
+    EXPECT_NE(table.find("One scale for the whole table"), std::string::npos);
+  }
+  EXPECT_EQ(gbpsTables, 3);  // one per op
+  EXPECT_EQ(usTables, 3);
+  EXPECT_EQ(count(html, "higher is better"), 3u);  // the three scatter charts
+  EXPECT_EQ(html.find(">0 GB/s"), std::string::npos);
+  EXPECT_EQ(html.find(">-1"), std::string::npos);
+  EXPECT_EQ(html.find(" -1 "), std::string::npos);
+}
+
+// A peers file without copy_1GiB (torch_chain_peers.py) names no copy roofline ("copy 1 GiB -1").
+TEST(Report, ChainsAreGroupedBarsWithTargetsAndMisses) {
+  const nlohmann::json chain = nlohmann::json::parse(R"({"format": "wgk-chain/2",
+    "device": {"adapterInfo": {"device": "NVIDIA H200", "description": "NVIDIA: 580.159.04"}},
+    "targets": {"batchedUsPerOp": 3, "replayedUsPerOp": 2, "unbatchedUsPerOp": 8, "warmCallUs": 5},
+    "chains": [{"name": "ai.onnx.Add/decode", "warmCallUsMedian": 4.5,
+      "modes": {"unbatched": {"perOpUsMedian": 14.0}, "batched": {"perOpUsMedian": 2.5},
+                "replayed": {"perOpUsMedian": 1.5}}}]})");
+  const nlohmann::json peers = nlohmann::json::parse(R"({"device": "NVIDIA H200", "cases": [],
+    "chains": [{"name": "ai.onnx.Add/decode", "eager_us_per_op": 7.8, "graph_us_per_op": 1.2}]})");
+  auto model = ReportModel::build({}, parsePeers(peers, "p.json"));
+  model.chains.push_back(parseChainEvidence(chain, "chain.json"));
+  const std::string html = renderHtml(model);
+  EXPECT_EQ(html.find("copy 1 GiB"), std::string::npos);
+  EXPECT_EQ(html.find("NVIDIA: 580"), std::string::npos);
+  EXPECT_NE(html.find("Targets met: unbatched 0 of 1, batched 1 of 1, replayed 1 of 1, warm call 1 of 1"),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(count(html, "class=\"mu miss\""), 1u);  // unbatched 14 > 8: the one miss
+  EXPECT_EQ(count(html, "class=\"tgt\""), 4u);      // a target across each wgk bar
+  EXPECT_NE(html.find(">14.0 \xC2\xB5s \xE2\x9C\x97 &gt; 8<"), std::string::npos);
+  EXPECT_NE(html.find(">7.8 \xC2\xB5s<"), std::string::npos);  // torch eager
+  EXPECT_NE(html.find(">1.2 \xC2\xB5s<"), std::string::npos);  // CUDA graph
+  EXPECT_NE(html.find("shorter is better"), std::string::npos);
 }
 
 }  // namespace
