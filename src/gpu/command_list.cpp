@@ -1,6 +1,8 @@
 // CommandList: resolved GPU commands, re-encoded and submitted on every submit().
 #include "gpu/command_list.h"
 
+#include <algorithm>
+
 #include "gpu/device.h"
 #include "gpu/device_state.h"
 #include "gpu/error_scope.h"
@@ -64,14 +66,20 @@ void CommandList::reserve(size_t commands) {
 
 // One command encoder per segment; consecutive dispatches share a compute pass (WebGPU makes each
 // dispatch see the writes of the ones before it, so a pass boundary adds nothing but cost). Timed:
-// each dispatch gets its own pass with timestamp writes 2i and 2i + 1, resolved at the end.
+// each dispatch gets its own pass with timestamp writes 2i and 2i + 1, resolved at the end; a
+// list of more than kTimedPerQuerySet dispatches (WebGPU caps a query set at 4,096 queries) is
+// timed a query set at a time: resolved, submitted and read back every kTimedPerQuerySet dispatches
+// (a run of 3,000 passes failed with "Query count exceeds 4096").
 // Untimed, a long segment is submitted in chunks (kFirstChunk dispatches, then every kChunk): the
 // queue keeps their order, and the GPU runs the first chunks while the host still encodes the rest
 // (one submission at the end would leave the GPU idle for the whole encoding).
 constexpr uint32_t kFirstChunk = 16, kChunk = 64;
+constexpr uint32_t kTimedPerQuerySet = 2048;
 
-void CommandList::encodeSegments(DeviceState& s, std::span<const Copy> before, bool timed) const {
+void CommandList::encodeSegments(DeviceState& s, std::span<const Copy> before, uint64_t* stamps) const {
   const Procs& p = procs();
+  const bool timed = stamps != nullptr;
+  uint32_t timedFrom = 0;  // the first dispatch whose timestamps the query set now holds
   WGPUCommandEncoder enc = nullptr;
   WGPUComputePassEncoder pass = nullptr;
   WGPUComputePipeline bound = nullptr;
@@ -86,9 +94,10 @@ void CommandList::encodeSegments(DeviceState& s, std::span<const Copy> before, b
   auto flush = [&](bool last) {
     endPass();
     if (!enc) return;
-    if (last && timed) {
-      p.CommandEncoderResolveQuerySet(enc, s.querySet, 0, 2 * dispatchIndex, s.queryResolve, 0);
-      p.CommandEncoderCopyBufferToBuffer(enc, s.queryResolve, 0, s.queryStaging, 0, 16ull * dispatchIndex);
+    const uint32_t held = dispatchIndex - timedFrom;
+    if (last && timed && held) {
+      p.CommandEncoderResolveQuerySet(enc, s.querySet, 0, 2 * held, s.queryResolve, 0);
+      p.CommandEncoderCopyBufferToBuffer(enc, s.queryResolve, 0, s.queryStaging, 0, 16ull * held);
     }
     WGPUCommandBuffer cb = p.CommandEncoderFinish(enc, nullptr);
     sinceFlush = 0;
@@ -96,6 +105,11 @@ void CommandList::encodeSegments(DeviceState& s, std::span<const Copy> before, b
     p.CommandBufferRelease(cb);
     p.CommandEncoderRelease(enc);
     enc = nullptr;
+    if (last && timed && held) {  // the query set is free for the next kTimedPerQuerySet dispatches
+      s.waitQueueIdle();
+      s.mapAndCopy(s.queryStaging, 16ull * held, 0, stamps + 2ull * timedFrom, 16ull * held);
+      timedFrom = dispatchIndex;
+    }
   };
   enc = p.DeviceCreateCommandEncoder(s.device, nullptr);
   for (const Copy& c : before)
@@ -108,7 +122,11 @@ void CommandList::encodeSegments(DeviceState& s, std::span<const Copy> before, b
     if (!enc) enc = p.DeviceCreateCommandEncoder(s.device, nullptr);
     switch (c.kind) {
       case Kind::Dispatch: {
-        const uint32_t i = dispatchIndex++;
+        if (timed && dispatchIndex - timedFrom == kTimedPerQuerySet) {
+          flush(true);
+          enc = p.DeviceCreateCommandEncoder(s.device, nullptr);
+        }
+        const uint32_t i = dispatchIndex++ - timedFrom;
         if (c.x == 0 || c.y == 0 || c.z == 0) break;
         if (timed) {
           endPass();
@@ -159,10 +177,10 @@ void CommandList::submit(Device& device, bool checked, std::span<const Copy> bef
   // Without a callback of wgk's own (a wrapped device) only a scope sees validation errors.
   if (checked || !s.owned) {
     ErrorScope scope(s);
-    encodeSegments(s, before, false);
+    encodeSegments(s, before, nullptr);
     scope.check();
   } else {
-    encodeSegments(s, before, false);
+    encodeSegments(s, before, nullptr);
   }
   s.raiseUncaptured();
 }
@@ -174,16 +192,15 @@ std::vector<uint64_t> CommandList::submitTimed(Device& device) const {
   if (cmds_.empty()) return ns;
   s.flushPending();
   const uint32_t n = static_cast<uint32_t>(dispatches_);
-  if (n) ensureQueryCapacity(s, 2 * n);
+  if (n) ensureQueryCapacity(s, 2 * std::min(n, kTimedPerQuerySet));
+  std::vector<uint64_t> stamps(2 * size_t{n});
   {
     ErrorScope scope(s);
-    encodeSegments(s, {}, n > 0);
+    encodeSegments(s, {}, n > 0 ? stamps.data() : nullptr);  // reads the timestamps back
     scope.check();
   }
   s.waitQueueIdle();
   if (n) {
-    std::vector<uint64_t> stamps(2 * n);
-    s.mapAndCopy(s.queryStaging, 16ull * n, 0, stamps.data(), 16ull * n);
     size_t i = 0;
     for (const Cmd& c : cmds_) {
       if (c.kind != Kind::Dispatch) continue;

@@ -85,7 +85,8 @@ class CommandList {
     WGPUBuffer src = nullptr, dst = nullptr;
     uint64_t srcOffset = 0, dstOffset = 0, size = 0;
   };
-  void encodeSegments(struct DeviceState& s, std::span<const Copy> before, bool timed) const;
+  // stamps: null untimed; else two timestamps per dispatch, read back a query set at a time.
+  void encodeSegments(struct DeviceState& s, std::span<const Copy> before, uint64_t* stamps) const;
   std::vector<Cmd> cmds_;
   // What the raw handles need alive: one entry per dispatch (pipelines are shared by many).
   std::vector<std::pair<ComputePipeline, std::shared_ptr<const BindGroup>>> groups_;
