@@ -37,7 +37,7 @@ def test_every_documented_pip_install_has_no_build_isolation_and_no_deps():
 
 
 def test_the_reuse_recipe_is_what_the_test_script_runs():
-    docs = [c for c in pip_commands(shell_blocks(read("docs", "python.md"))) if "build-dir=build" in c]
+    docs = [c for c in pip_commands(shell_blocks(read("docs", "python.md"))) if 'build-dir="$PWD/build"' in c]
     assert len(docs) == 1, docs
     script = pip_commands(read("scripts", "test.sh"))
     assert len(script) == 1, script
@@ -46,6 +46,10 @@ def test_the_reuse_recipe_is_what_the_test_script_runs():
         assert flag in docs[0] and flag in script[0], flag
     assert "--config-settings=cmake.build-type=RelWithDebInfo" in docs[0]
     assert "cmake.build-type=" in script[0] and "build-dir=" in script[0]
+    # A relative build-dir is read from python/ (a fresh python/build, the full build again).
+    for c in docs + script:
+        folder = re.search(r"build-dir=(\S+)", c).group(1).strip('"')
+        assert folder.startswith("$") or folder.startswith("/"), c
     assert "CMAKE_GENERATOR=" in docs[0] and "CMAKE_GENERATOR=" in read("scripts", "test.sh")
 
 
