@@ -8,6 +8,8 @@
 #include <cstring>
 #include <iostream>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/command.h"
 #include "core/foreign_errors.h"
 #include "core/log.h"
@@ -76,6 +78,33 @@ std::string stdoutFailure() {
   return "a write failed (a full disk, or a closed pipe)";
 }
 
+// `--json` among the arguments (before a lone "--"): an error is then also one JSON object on
+// stdout, {"error": {"code", "message", "context"}}, so a program reading stdout gets an answer.
+bool wantsJson(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--") == 0) return false;
+    if (std::strcmp(argv[i], "--json") == 0) return true;
+  }
+  return false;
+}
+
+// The one-line error on stderr (`wgk: error [<code>]: <message>` and its context lines) and,
+// with --json, the same on stdout as an object. Returns rc.
+int reportError(bool json, const std::string& code, const std::string& message,
+                const std::vector<std::string>& context, const std::string& stderrText, int rc) {
+  std::cerr << stderrText << "\n";
+  if (json)
+    std::cout << nlohmann::json{{"error", {{"code", code}, {"message", message}, {"context", context}}}}.dump(
+                     2)
+              << "\n";
+  return rc;
+}
+
+int reportError(bool json, ErrorCode code, const std::string& message, int rc) {
+  const std::string name(errorCodeName(code));
+  return reportError(json, name, message, {}, "wgk: error [" + name + "]: " + message, rc);
+}
+
 }  // namespace
 
 int run(int argc, char** argv) {
@@ -101,6 +130,7 @@ int run(int argc, char** argv) {
       ->excludes("--verbose");
   for (auto& add : commandRegistry()) add(app);
   int rc = 0;
+  const bool json = wantsJson(argc, argv);
   try {
     // CLI11 reports an unknown first word as "A subcommand is required": name the word instead.
     std::string known;
@@ -110,9 +140,10 @@ int run(int argc, char** argv) {
       found = found || (argc > 1 && sub->get_name() == argv[1]);
     }
     if (argc > 1 && argv[1][0] != '-' && !found) {
-      std::cerr << "wgk: unknown subcommand '" << argv[1] << "' (subcommands: " << known
-                << "; see wgk --help)\n";
-      return 2;
+      const std::string message =
+          "unknown subcommand '" + std::string(argv[1]) + "' (subcommands: " + known + "; see wgk --help)";
+      return reportError(json, std::string(errorCodeName(ErrorCode::InvalidArgument)), message, {},
+                         "wgk: " + message, 2);
     }
     // A filesystem or JSON exception that escaped a command is reported as the wgk::Error it
     // stands for (Io, Parse, Manifest), not as an internal error.
@@ -128,23 +159,22 @@ int run(int argc, char** argv) {
       for (int i = 1; i < argc && sub.empty(); ++i)
         for (CLI::App* s : app.get_subcommands([](CLI::App*) { return true; }))
           if (s->get_name() == argv[i]) sub = s->get_name() + " ";
-      std::cerr << "wgk: error [" << errorCodeName(ErrorCode::InvalidArgument) << "]: " << e.what()
-                << " (see wgk " << sub << "--help)\n";
-      rc = 2;
+      rc = reportError(json, ErrorCode::InvalidArgument, e.what() + (" (see wgk " + sub + "--help)"), 2);
     }
   } catch (const Error& e) {
-    std::cerr << "wgk: error [" << errorCodeName(e.code()) << "]: " << e.what() << "\n";
-    rc = exitCodeFor(e.code());
+    const std::string name(errorCodeName(e.code()));
+    rc = reportError(json, name, e.message(), e.context(), "wgk: error [" + name + "]: " + e.what(),
+                     exitCodeFor(e.code()));
   } catch (const std::bad_alloc&) {
     // Whatever made wgk allocate came from an input (a package, a tensor file): exit 4 like a
     // package that breaks a budget. A server's answer is recoded as Network (5) in the hub.
-    std::cerr << "wgk: error [" << errorCodeName(ErrorCode::Manifest)
-              << "]: ran out of host memory (std::bad_alloc): the input asks for more than this machine "
-                 "can hold; see the budgets in docs/reliability.md\n";
-    rc = exitCodeFor(ErrorCode::Manifest);
+    rc = reportError(json, ErrorCode::Manifest,
+                     "ran out of host memory (std::bad_alloc): the input asks for more than this machine "
+                     "can hold; see the budgets in docs/reliability.md",
+                     exitCodeFor(ErrorCode::Manifest));
   } catch (const std::exception& e) {
-    std::cerr << "wgk: internal error: " << e.what() << "\n";
-    rc = 70;
+    rc = reportError(json, std::string(errorCodeName(ErrorCode::Internal)), e.what(), {},
+                     std::string("wgk: internal error: ") + e.what(), 70);
   }
   if (const std::string why = stdoutFailure(); !why.empty()) {
     std::cerr << "wgk: error [io]: cannot write to standard output: " << why << "\n";

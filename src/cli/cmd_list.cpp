@@ -15,7 +15,7 @@ namespace {
 void addListCommand(CLI::App& app) {
   auto json = std::make_shared<bool>(false);
   auto* cmd = app.add_subcommand("list", "List the embedded kernel packages");
-  cmd->add_flag("--json", *json, "print a JSON array");
+  cmd->add_flag("--json", *json, "print one JSON object: {\"packages\": [{repo, op, folder, variants}]}");
   cmd->callback([json] {
     const fs::path root = wgk::cli::defaultPackagesDir();
     nlohmann::json out = nlohmann::json::array();
@@ -40,7 +40,7 @@ void addListCommand(CLI::App& app) {
                      {"variants", variants}});
     }
     if (*json) {
-      std::cout << out.dump(2) << "\n";
+      std::cout << nlohmann::json{{"packages", out}}.dump(2) << "\n";
       return;
     }
     std::cout << "embedded packages in " << root.string() << ":\n";

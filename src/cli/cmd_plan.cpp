@@ -9,8 +9,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/support_hub_options.h"
 #include "cli/support_runtime.h"
 #include "core/device_profile.h"
+#include "core/environment.h"
 #include "core/json_read.h"
 #include "gpu/device.h"
 #include "package/package.h"
@@ -105,26 +107,38 @@ void runPlan(const PlanArgs& a) {
   }
   for (const auto& s : a.args) {
     auto [name, v] = parseAttrSpec(s);
-    if (!req.args.emplace(name, v).second) throw Error(ErrorCode::InvalidArgument, "--arg '" + name + "' given twice");
+    if (!req.args.emplace(name, v).second)
+      throw Error(ErrorCode::InvalidArgument, "--arg '" + name + "' given twice");
   }
   req.forcedVariant = a.variant;
   const DeviceProfile device = profileForPlan(a.deviceProfile);
-  plan::Planner planner(runtime::loadPackage(a.package, loadOptionsFor(a.hub), a.hub.toHubOptions()).package);
-  if (!a.tuning.empty()) {
-    const runtime::TuningTable table = runtime::TuningTable::loadFor(a.tuning, device);
-    if (!req.forcedVariant.empty())
-      std::cerr << "wgk: --variant forces a variant, so " << a.tuning << " is not used\n";
-    else if (!runtime::applyTuning(table, planner.package().manifest().id(), req))
+  const runtime::LoadedPackage loaded =
+      runtime::loadPackage(a.package, loadOptionsFor(a.hub), a.hub.toHubOptions());
+  plan::Planner planner(loaded.package);
+  // The table the runtime would use on that device: --tuning, else WGK_TUNING, else the shipped one.
+  const std::string file = a.tuning.empty() ? readEnvironment().tuning : a.tuning;
+  if (const auto table = runtime::tuningFor(file, defaultPackagesDir(), device)) {
+    if (!req.forcedVariant.empty()) {
+      if (!a.tuning.empty())
+        std::cerr << "wgk: --variant forces a variant, so " << a.tuning << " is not used\n";
+    } else if (!runtime::applyTuning(*table, planner.package().manifest().id(), req) && !a.tuning.empty()) {
       std::cerr << "wgk: " << a.tuning << " has no entry for this request (signature "
                 << runtime::tuningSignature(req) << ")\n";
+    }
   }
   plan::PlanOptions options;
   options.renderShaders = a.wgsl;  // templates are only needed to show WGSL
   const plan::Plan p = planner.plan(req, device, options);
-  if (a.json)
-    std::cout << p.toJson(a.wgsl).dump(2) << "\n";
-  else
+  if (a.json) {
+    // Which package was planned, as `info` and `run` name it.
+    package::Json j = p.toJson(a.wgsl);
+    j["repo"] = loaded.source.repo;
+    j["revision"] = loaded.source.revision;
+    j["origin"] = loaded.source.origin;
+    std::cout << j.dump(2) << "\n";
+  } else {
     std::cout << p.toText(a.wgsl);
+  }
 }
 
 void addPlanCommand(CLI::App& app) {
@@ -144,7 +158,8 @@ void addPlanCommand(CLI::App& app) {
                   "Device profile JSON (wgk devices --json); default: the local GPU's");
   cmd->add_option("--variant", args->variant, "Force this variant (must be eligible)");
   cmd->add_option("--tuning", args->tuning,
-                  "Tuning table (wgk tune) of the same device: plan with its variant and tunables");
+                  "Tuning table (wgk tune) of the same device: plan with its variant and tunables; "
+                  "default: WGK_TUNING, else the shipped table matching the device; 'none': no table");
   cmd->add_flag("--wgsl", args->wgsl, "Render and print each pass's WGSL");
   cmd->add_flag("--json", args->json, "Print the plan as JSON");
   addHubOptions(cmd, args->hub);

@@ -1,4 +1,5 @@
-// wgk run PACKAGE --input NAME=FILE.npy|FILE.safetensors[:TENSOR] ... [--cast float32] [--attr NAME=VALUE ...]
+// wgk run PACKAGE --input NAME=FILE.npy|FILE.safetensors[:TENSOR] ... [--cast float32] [--attr NAME=VALUE
+// ...]
 //         [--variant ID] --output-dir DIR [--output-format npy|safetensors] [--json] [hub options]
 // Runs a kernel on tensor files and writes DIR/<output arg>.npy for each output (or all outputs in
 // DIR/outputs.safetensors). --cast float32 (or float16) accepts float64 inputs, NumPy's default.
@@ -25,7 +26,8 @@ void addRunCommand(CLI::App& app) {
   };
   auto s = std::make_shared<State>();
   auto* cmd = app.add_subcommand("run", "Run a kernel on .npy inputs and write its outputs as .npy files");
-  cmd->add_option("package", s->package, "repo id (webgpu-kernels/<domain>.<Op>) or package folder")->required();
+  cmd->add_option("package", s->package, "repo id (webgpu-kernels/<domain>.<Op>) or package folder")
+      ->required();
   cmd->add_option("--input,-i", s->inputs, "NAME=FILE.npy or NAME=FILE.safetensors[:TENSOR] (args names)");
   cmd->add_option("--cast", s->cast, "read float64 inputs as this dtype")
       ->check(CLI::IsMember({"float32", "float16", "f32", "f16"}));
@@ -41,10 +43,12 @@ void addRunCommand(CLI::App& app) {
     std::map<std::string, wgk::HostTensor> tensors;
     for (const auto& in : s->inputs) {
       auto [name, file] = wgk::cli::splitAssignment(in, "--input");
-      if (tensors.count(name)) throw wgk::Error(wgk::ErrorCode::InvalidArgument, "input '" + name + "' is given twice");
+      if (tensors.count(name))
+        throw wgk::Error(wgk::ErrorCode::InvalidArgument, "input '" + name + "' is given twice");
       std::optional<wgk::DType> cast;
       if (!s->cast.empty()) cast = wgk::cli::dtypeFromCliName(s->cast);
-      tensors.emplace(name, wgk::withContext("while reading input " + name, [&] { return wgk::readTensorFile(file, name, cast); }));
+      tensors.emplace(name, wgk::withContext("while reading input " + name,
+                                             [&] { return wgk::readTensorFile(file, name, cast); }));
     }
     wgk::CallOptions options;
     options.attrs = wgk::cli::parseAttributes(s->attrs);
@@ -74,17 +78,19 @@ void addRunCommand(CLI::App& app) {
     }
     if (st) wgk::writeSafetensors(stPath, r.host, {{"producer", "wgk run " + src.opId}});
     if (s->json) {
-      nlohmann::json j = {{"package", src.opId},   {"repo", src.repo},          {"revision", src.revision},
-                          {"origin", src.origin},  {"variant", r.variant},      {"selectedBy", r.selectedBy},
-                          {"outputs", outputs},
-                          {"timingsUs", {{"upload", r.timings.uploadUs}, {"gpu", r.timings.gpuUs},
-                                          {"readback", r.timings.readbackUs}, {"total", r.timings.totalUs}}}};
+      nlohmann::json j = {{"package", src.opId},         {"repo", src.repo},
+                          {"revision", src.revision},    {"origin", src.origin},
+                          {"variant", r.variant},        {"selectedBy", r.selectedBy},
+                          {"outputs", outputs},          {"uploadUs", r.timings.uploadUs},
+                          {"gpuUs", r.timings.gpuUs},    {"readbackUs", r.timings.readbackUs},
+                          {"totalUs", r.timings.totalUs}};
       std::cout << j.dump(2) << "\n";
     } else {
-      std::cout << src.opId << " (" << wgk::cli::sourceLabel(src.origin, src.revision) << "): variant " << r.variant << " (" << r.selectedBy << ")\n";
+      std::cout << src.opId << " (" << wgk::cli::sourceLabel(src.origin, src.revision) << "): variant "
+                << r.variant << " (" << r.selectedBy << ")\n";
       for (const auto& [name, o] : outputs.items())
-        std::cout << "  " << name << ": " << o["dtype"].get<std::string>() << " " << o["shape"].dump() << " -> "
-                  << o["file"].get<std::string>() << "\n";
+        std::cout << "  " << name << ": " << o["dtype"].get<std::string>() << " " << o["shape"].dump()
+                  << " -> " << o["file"].get<std::string>() << "\n";
       std::printf("  upload %.1f us, gpu %.1f us, readback %.1f us, total %.1f us\n", r.timings.uploadUs,
                   r.timings.gpuUs, r.timings.readbackUs, r.timings.totalUs);
     }

@@ -29,7 +29,7 @@ def run_cli(*args, check=True):
 
 def embedded_packages():
     """Every embedded package, as `python3 -m wgk list --json` reports it (repo, op, folder, variants)."""
-    return json.loads(run_cli("list", "--json")[1])
+    return json.loads(run_cli("list", "--json")[1])["packages"]
 
 
 @pytest.fixture(scope="session")

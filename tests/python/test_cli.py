@@ -18,7 +18,7 @@ def test_help_lists_the_four_commands():
 
 
 def test_list(rt):
-    entries = json.loads(run_cli("list", "--json")[1])
+    entries = json.loads(run_cli("list", "--json")[1])["packages"]
     repos = {e["repo"] for e in entries}
     assert {"webgpu-kernels/com.microsoft.FastGelu", "webgpu-kernels/ai.onnx.RMSNormalization",
             "webgpu-kernels/com.microsoft.GemmaRotaryEmbedding"} <= repos

@@ -136,7 +136,7 @@ grep -qF "WebGPU library: $prefix/lib/wgk/dawn.node (the install prefix" <<<"$de
 "$prefix/bin/wgk" list --json > "$work/list.json"
 /usr/bin/python3 - "$work/list.json" "$prefix" "$n_packages" <<'PY'
 import json, sys
-entries, prefix, n = json.load(open(sys.argv[1])), sys.argv[2], int(sys.argv[3])
+entries, prefix, n = json.load(open(sys.argv[1]))["packages"], sys.argv[2], int(sys.argv[3])
 if len(entries) != n: sys.exit(f"bin/wgk list shows {len(entries)} packages, the tree has {n}")
 for e in entries:
     if not e["folder"].startswith(prefix + "/share/wgk/packages/"): sys.exit(f"{e['folder']} is outside the prefix")
