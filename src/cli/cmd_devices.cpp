@@ -7,11 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/support_hub_options.h"
+#include "core/environment.h"
 #include "gpu/device.h"
 #include "gpu/f16_policy.h"
 #include "gpu/loader.h"
 #include "gpu/self_check.h"
-#include "core/environment.h"
+#include "runtime/tuning.h"
 #include "wgk/error.h"
 
 namespace {
@@ -31,9 +33,19 @@ std::string joined(const std::set<std::string>& items) {
 std::string matrixConfigs(const wgk::DeviceProfile& p) {
   std::string out;
   for (const auto& c : p.subgroupMatrixConfigs)
-    out += (out.empty() ? "" : ", ") + c.componentType + "->" + c.resultComponentType + " " + std::to_string(c.M) +
-           "x" + std::to_string(c.N) + "x" + std::to_string(c.K);
+    out += (out.empty() ? "" : ", ") + c.componentType + "->" + c.resultComponentType + " " +
+           std::to_string(c.M) + "x" + std::to_string(c.N) + "x" + std::to_string(c.K);
   return out.empty() ? "(none)" : out;
+}
+
+// The table a runtime on this device would use (runtime::tuningFor): WGK_TUNING, else the shipped
+// table that matches, else none.
+std::string tuningInUse(const wgk::DeviceProfile& p) {
+  const std::string file = wgk::readEnvironment().tuning;
+  if (file == "none") return "none (WGK_TUNING=none)";
+  const auto t = wgk::runtime::tuningFor(file, wgk::cli::defaultPackagesDir(), p);
+  if (!t) return "none (no shipped table matches this device)";
+  return t->label() + " (" + std::to_string(t->entries.size()) + " entries; " + t->path + ")";
 }
 
 void printText(const wgk::gpu::Device& dev, const wgk::gpu::LoaderInfo& lib) {
@@ -61,6 +73,7 @@ void printText(const wgk::gpu::Device& dev, const wgk::gpu::LoaderInfo& lib) {
             << "Adapter features: " << joined(dev.adapterFeatures()) << "\n"
             << "WGSL language features: " << joined(p.wgslLanguageFeatures) << "\n"
             << "Numerics (probed): " << joined(p.numerics) << " (" << dev.numericsProbe() << ")\n"
+            << "Tuning: " << tuningInUse(p) << "\n"
             << "Limits:\n";
   for (const auto& [name, value] : p.limits) std::cout << "  " << name << ": " << value << "\n";
 }

@@ -37,8 +37,10 @@ struct PlanRequest {
   std::map<std::string, expr::Value> args;   // scalar args (spec 2.1 `args`) by name
   // Caller-given destinations: the shape of an output whose port declares none.
   std::map<std::string, TensorDesc> outputs;
-  std::string forcedVariant;                 // must be eligible, else Error(NoVariant)
-  std::string preferredVariant;              // tuning table hint: used when eligible, ignored otherwise
+  std::string forcedVariant;     // must be eligible, else Error(NoVariant)
+  std::string preferredVariant;  // tuning table hint: used when eligible, ignored otherwise
+  // Which table the preference came from, for the plan's explanation ("nvidia-h200 table").
+  std::string tuningSource;
   // Overrides of the manifest's `tunables`, applied before anything is evaluated (so eligibility
   // sees them). A name the manifest lacks, or a value of another type (number / string / bool /
   // list / map), is Error(InvalidArgument). With a preferredVariant (and no forcedVariant) they
@@ -74,7 +76,7 @@ struct PlannedIntermediate {
   std::string id;
   DType dtype = DType::Float32;
   Shape shape;
-  uint64_t bytes = 0;  // device bytes (storage sizes); may be 0: the runtime allocates at least 4
+  uint64_t bytes = 0;     // device bytes (storage sizes); may be 0: the runtime allocates at least 4
   bool zeroInit = false;  // cleared before the first pass that uses it
 };
 
@@ -96,12 +98,12 @@ struct PlannedBinding {
 };
 
 struct PlannedPass {
-  std::string id, name, shader;  // a repeated pass's id is "<group>[<i>].<pass>"
+  std::string id, name, shader;                 // a repeated pass's id is "<group>[<i>].<pass>"
   std::array<uint64_t, 3> workgroups{0, 0, 0};  // as the manifest asks, before folding
   std::array<uint32_t, 3> dispatch{0, 0, 0};    // what to dispatch (folded into y above the limit)
   bool folded = false;
-  bool skipped = false;  // a zero count: nothing to run
-  bool submitAfter = false;  // the work recorded so far is submitted after this pass
+  bool skipped = false;                       // a zero count: nothing to run
+  bool submitAfter = false;                   // the work recorded so far is submitted after this pass
   std::vector<package::ViewAlias> viewAlias;  // skipped at run time when each pair views the same bytes
   std::optional<std::string> subgroupCollectivesWidth;
   std::vector<std::pair<std::string, expr::Value>> profile;  // informational (bytesMoved, ...)
@@ -120,6 +122,8 @@ struct Plan {
   std::map<std::string, expr::Value> tunables;
   // Why a preferred variant (with its tunables) was not followed; empty when it was or none was given.
   std::string preferenceIgnored;
+  // The tuning table behind selectedBy "tuning" or preferenceIgnored ("nvidia-h200 table").
+  std::string tuningSource;
   std::vector<VariantVerdict> variants;
   std::vector<PlannedOutput> outputs;
   std::vector<PlannedIntermediate> intermediates;

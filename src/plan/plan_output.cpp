@@ -50,18 +50,21 @@ std::string resourceDeclarations(const std::vector<PlannedBinding>& bindings) {
     std::string decl = "struct " + b.structName + " { " + fields + " };";
     auto [it, fresh] = declared.emplace(b.structName, decl);
     if (!fresh && it->second != decl)
-      throw Error(ErrorCode::Manifest, "uniform struct " + b.structName + " is declared with conflicting fields");
+      throw Error(ErrorCode::Manifest,
+                  "uniform struct " + b.structName + " is declared with conflicting fields");
     if (fresh) lines.push_back(std::move(decl));
   }
   for (const auto& b : bindings) {
     if (b.type == BufferType::Uniform) {
-      lines.push_back(fmt::format("@group(0) @binding({}) var<uniform> {}: {};", b.binding, b.name, b.structName));
+      lines.push_back(
+          fmt::format("@group(0) @binding({}) var<uniform> {}: {};", b.binding, b.name, b.structName));
       continue;
     }
     const char* access = b.type == BufferType::Storage ? "read_write" : "read";
     const std::string array = b.length ? fmt::format("array<{}, {}u>", b.elementType, *b.length)
                                        : fmt::format("array<{}>", b.elementType);
-    lines.push_back(fmt::format("@group(0) @binding({}) var<storage, {}> {}: {};", b.binding, access, b.name, array));
+    lines.push_back(
+        fmt::format("@group(0) @binding({}) var<storage, {}> {}: {};", b.binding, access, b.name, array));
   }
   std::string out;
   for (size_t i = 0; i < lines.size(); ++i) out += (i ? "\n" : "") + lines[i];
@@ -173,6 +176,8 @@ Json Plan::toJson(bool withWgsl) const {
   for (const auto& [name, v] : tunables) tj[name] = valueJson(v);
   j["tunables"] = tj;
   if (!preferenceIgnored.empty()) j["preferenceIgnored"] = preferenceIgnored;
+  if (!tuningSource.empty() && (selectedBy == "tuning" || !preferenceIgnored.empty()))
+    j["tuningSource"] = tuningSource;
   Json vs = Json::array();
   for (const auto& v : variants)
     vs.push_back({{"id", v.id},
@@ -248,13 +253,15 @@ Json Plan::toJson(bool withWgsl) const {
 }
 
 std::string Plan::toText(bool withWgsl) const {
-  std::string out = fmt::format("package {}\nvariant {} (selected by {})\n", package, variant, selectedBy);
+  const std::string source = tuningSource.empty() ? "" : " (" + tuningSource + ")";
+  const std::string by = selectedBy == "tuning" ? "tuning" + source : selectedBy;
+  std::string out = fmt::format("package {}\nvariant {} (selected by {})\n", package, variant, by);
   if (!tunables.empty()) {
     std::string list;
     for (const auto& [name, v] : tunables) list += (list.empty() ? "" : ", ") + name + "=" + v.repr();
-    out += fmt::format("tunables: {} ({})\n", list, selectedBy == "tuning" ? "tuning" : "override");
+    out += fmt::format("tunables: {} ({})\n", list, selectedBy == "tuning" ? "tuning" + source : "override");
   }
-  if (!preferenceIgnored.empty()) out += "tuning ignored: " + preferenceIgnored + "\n";
+  if (!preferenceIgnored.empty()) out += "tuning" + source + " ignored: " + preferenceIgnored + "\n";
   out += "\nvariants:\n";
   // Listed in the order selection considers them (highest priority first, manifest order among
   // equals), with the id column as wide as the longest id so the columns line up.
@@ -280,8 +287,8 @@ std::string Plan::toText(bool withWgsl) const {
   if (!intermediates.empty()) {
     out += "\nintermediates:\n";
     for (const auto& i : intermediates)
-      out += fmt::format("  {} : {} {} ({} bytes{})\n", i.id, dtypeName(i.dtype), shapeText(i.shape),
-                         i.bytes, i.zeroInit ? ", zeroed" : "");
+      out += fmt::format("  {} : {} {} ({} bytes{})\n", i.id, dtypeName(i.dtype), shapeText(i.shape), i.bytes,
+                         i.zeroInit ? ", zeroed" : "");
   }
   for (const auto& p : passes) {
     out += fmt::format("\npass {} ({}), shader {}\n", p.id, p.name, p.shader);

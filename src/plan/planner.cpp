@@ -46,11 +46,12 @@ std::string requirementsReason(const package::Requirements& r, const DeviceProfi
   if (r.subgroupMinSize) {
     const expr::Value* v = expr::lookupPath(scope, "device.adapterInfo.subgroupMinSize");
     if (!v || !v->isNumber())
-      return fmt::format("requires adapterInfo.subgroupMinSize >= {} (the adapter does not report subgroup sizes)",
-                         *r.subgroupMinSize);
+      return fmt::format(
+          "requires adapterInfo.subgroupMinSize >= {} (the adapter does not report subgroup sizes)",
+          *r.subgroupMinSize);
     if (v->asInt() < *r.subgroupMinSize)
-      return fmt::format("requires adapterInfo.subgroupMinSize >= {} (the device's is {})", *r.subgroupMinSize,
-                         v->asInt());
+      return fmt::format("requires adapterInfo.subgroupMinSize >= {} (the device's is {})",
+                         *r.subgroupMinSize, v->asInt());
   }
   // As in the Hub loader: only a device that reports its configs can fail to match them, and
   // it matches against the configs it keeps (a profile whose every entry it drops reports none).
@@ -59,13 +60,12 @@ std::string requirementsReason(const package::Requirements& r, const DeviceProfi
   if (!r.subgroupMatrixConfigs.empty() && !device.subgroupMatrixConfigs.empty()) {
     const std::vector<SubgroupMatrixConfig> kept = hubSubgroupMatrixConfigs(device);
     auto matches = [&](const package::SubgroupMatrixConfig& want) {
-      return std::any_of(kept.begin(), kept.end(),
-                         [&](const SubgroupMatrixConfig& have) {
-                           return (!want.componentType || *want.componentType == have.componentType) &&
-                                  (!want.resultComponentType || *want.resultComponentType == have.resultComponentType) &&
-                                  (!want.M || *want.M == have.M) && (!want.N || *want.N == have.N) &&
-                                  (!want.K || *want.K == have.K);
-                         });
+      return std::any_of(kept.begin(), kept.end(), [&](const SubgroupMatrixConfig& have) {
+        return (!want.componentType || *want.componentType == have.componentType) &&
+               (!want.resultComponentType || *want.resultComponentType == have.resultComponentType) &&
+               (!want.M || *want.M == have.M) && (!want.N || *want.N == have.N) &&
+               (!want.K || *want.K == have.K);
+      });
     };
     if (std::none_of(r.subgroupMatrixConfigs.begin(), r.subgroupMatrixConfigs.end(), matches))
       return "requires a subgroup matrix config the device does not report";
@@ -85,7 +85,8 @@ std::string budgetReason(const VariantSpec& v, const expr::Scope& scope) {
   auto over = [&](size_t n, const char* limit, const char* what) -> std::string {
     const expr::Value* v = expr::lookupPath(scope, std::string("device.limits.") + limit);
     if (v && v->isNumber() && static_cast<double>(n) > v->asNumber())
-      return fmt::format("needs {} {} buffers per shader stage, the device allows {} ({})", n, what, v->repr(), limit);
+      return fmt::format("needs {} {} buffers per shader stage, the device allows {} ({})", n, what,
+                         v->repr(), limit);
     return {};
   };
   std::string r = over(storage, "maxStorageBuffersPerShaderStage", "storage");
@@ -99,7 +100,8 @@ bool evaluateInto(const std::vector<package::NamedValue>& list, Candidate& c, co
       c.derived[d.name] = v;
       c.scope->set(d.name, std::move(v));
     } catch (const Error& e) {
-      c.verdict.reason = std::string(what) + " `" + d.name + "` = `" + d.value.text() + "` failed: " + e.message();
+      c.verdict.reason =
+          std::string(what) + " `" + d.name + "` = `" + d.value.text() + "` failed: " + e.message();
       return false;
     }
   }
@@ -157,7 +159,8 @@ void judge(const Manifest& m, Candidate& c, const RequestScope& rs, const Device
   }
   for (size_t i = 0; i < v.demoteWhen.size(); ++i) {
     std::string reason;
-    auto holds = evaluateClause(v.demoteWhen[i], *c.scope, rs, "demoteWhen[" + std::to_string(i) + "]", reason);
+    auto holds =
+        evaluateClause(v.demoteWhen[i], *c.scope, rs, "demoteWhen[" + std::to_string(i) + "]", reason);
     if (!holds) {
       c.verdict.reason = reason;
       return;
@@ -166,8 +169,8 @@ void judge(const Manifest& m, Candidate& c, const RequestScope& rs, const Device
       c.verdict.demoted = true;
       const auto* e = v.demoteWhen[i].expression();
       std::string nv = e ? namesAndValues(*e, *c.scope, rs) : "";
-      c.verdict.reason = "demoted: demoteWhen[" + std::to_string(i) + "] `" + v.demoteWhen[i].text() + "` holds" +
-                         (nv.empty() ? "" : " (" + nv + ")");
+      c.verdict.reason = "demoted: demoteWhen[" + std::to_string(i) + "] `" + v.demoteWhen[i].text() +
+                         "` holds" + (nv.empty() ? "" : " (" + nv + ")");
       break;  // one reason to demote is enough
     }
   }
@@ -177,8 +180,9 @@ void judge(const Manifest& m, Candidate& c, const RequestScope& rs, const Device
 std::string verdictList(const std::vector<Candidate>& cs) {
   std::string out;
   for (const auto& c : cs)
-    out += fmt::format("\n  {} (priority {}): {}", c.verdict.id, c.verdict.priority,
-                       c.verdict.eligible ? (c.verdict.demoted ? c.verdict.reason : "eligible") : c.verdict.reason);
+    out += fmt::format(
+        "\n  {} (priority {}): {}", c.verdict.id, c.verdict.priority,
+        c.verdict.eligible ? (c.verdict.demoted ? c.verdict.reason : "eligible") : c.verdict.reason);
   return out;
 }
 
@@ -222,12 +226,14 @@ const Candidate* choose(const Manifest& m, const Judged& j, const PlanRequest& r
     if (!c) {
       std::string ids;
       for (const auto& v : m.variants) ids += (ids.empty() ? "" : ", ") + v.id;
-      throw Error(ErrorCode::InvalidArgument, "unknown variant '" + req.forcedVariant + "' (variants: " + ids + ")");
+      throw Error(ErrorCode::InvalidArgument,
+                  "unknown variant '" + req.forcedVariant + "' (variants: " + ids + ")");
     }
     if (!c->verdict.eligible)
-      throw Error(ErrorCode::NoVariant, "forced variant '" + req.forcedVariant + "' is not eligible" +
-                                            (plan.tunables.empty() ? "" : " with " + tunablesText(plan.tunables)) +
-                                            ": " + c->verdict.reason + "\nall variants:" + verdictList(cs));
+      throw Error(ErrorCode::NoVariant,
+                  "forced variant '" + req.forcedVariant + "' is not eligible" +
+                      (plan.tunables.empty() ? "" : " with " + tunablesText(plan.tunables)) + ": " +
+                      c->verdict.reason + "\nall variants:" + verdictList(cs));
     plan.selectedBy = "forced";
     return c;
   }
@@ -248,9 +254,10 @@ const Candidate* choose(const Manifest& m, const Judged& j, const PlanRequest& r
     if (chosen) break;
   }
   if (!chosen)
-    throw Error(ErrorCode::NoVariant, "no variant of " + m.id() + " is eligible" +
-                                          (plan.tunables.empty() ? "" : " with " + tunablesText(plan.tunables)) +
-                                          ":" + verdictList(cs));
+    throw Error(ErrorCode::NoVariant,
+                "no variant of " + m.id() + " is eligible" +
+                    (plan.tunables.empty() ? "" : " with " + tunablesText(plan.tunables)) + ":" +
+                    verdictList(cs));
   plan.selectedBy = "priority";
   return chosen;
 }
@@ -313,7 +320,8 @@ Planner::Planner(std::shared_ptr<const package::Package> package) : package_(std
   if (!package_) throw Error(ErrorCode::InvalidArgument, "Planner needs a package");
 }
 
-Plan Planner::plan(const PlanRequest& request, const DeviceProfile& device, const PlanOptions& options) const {
+Plan Planner::plan(const PlanRequest& request, const DeviceProfile& device,
+                   const PlanOptions& options) const {
   const Manifest& m = package_->manifest();
   // One work budget for the whole plan: every derive, condition and render of every variant.
   expr::WorkBudget budget(expr::kMaxBuiltBytes, "expr::kMaxBuiltBytes per plan");
@@ -348,6 +356,7 @@ Plan Planner::plan(const PlanRequest& request, const DeviceProfile& device, cons
     for (const auto& c : j.cs) plan.variants.push_back(c.verdict);
     plan.outputs = rs.outputs;
     plan.preferenceIgnored = preferenceIgnored;
+    if (!request.preferredVariant.empty()) plan.tuningSource = request.tuningSource;
     for (const auto& [name, v] : req.tunables) {
       const package::TunableSpec* t = m.findTunable(name);
       if (!t || !(t->value == v)) plan.tunables[name] = v;

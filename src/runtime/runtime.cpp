@@ -18,8 +18,7 @@ uint64_t poolCapacity(const DeviceProfile& p) {
 }
 
 std::optional<runtime::TuningTable> loadTuning(const RuntimeOptions& o, const DeviceProfile& profile) {
-  if (o.tuningFile.empty()) return std::nullopt;
-  return runtime::TuningTable::loadFor(o.tuningFile, profile);
+  return runtime::tuningFor(o.tuningFile, o.packagesDir, profile);
 }
 }  // namespace
 
