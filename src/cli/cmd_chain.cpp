@@ -1,5 +1,5 @@
 // wgk chain [PACKAGE...] [--full] [--calls N] [--repeat R] [--batch B] [--tag TAG | --case NAME]
-//   [--step | --no-step] [--step-hidden H] [--warm-calls N] [--json] [--out FILE] [hub options]
+//   [--step | --no-step] [--step-hidden H] [--warm-calls N] [--no-defer] [--json] [--out FILE] [hub options]
 // Per-op time of N back-to-back calls on GPU-resident tensors (issue 14), for each package's
 // smoke cases (default: a quick look, under a minute on lavapipe) or decode cases (--full: 2000
 // calls x 5 repetitions, the H200 measurement), and the decode step (FastGelu -> RMSNormalization ->
@@ -35,7 +35,7 @@ constexpr ChainSizes kFull{"decode", 2000, 5, 200};
 struct ChainArgs {
   std::vector<std::string> packages;
   harness::ChainOptions options;
-  bool full = false, step = false, noStep = false, json = false;
+  bool full = false, step = false, noStep = false, json = false, noDefer = false;
   int64_t stepHidden = 2048;
   std::string out;
   HubCliOptions hub;
@@ -203,6 +203,9 @@ void addChainCommand(CLI::App& app) {
   cmd->add_flag("--no-step", a->noStep, "skip the decode step")->excludes(step);
   cmd->add_option("--step-hidden", a->stepHidden,
                   "the decode step's hidden size (multiple of 256; default 2048)");
+  cmd->add_flag("--no-defer", a->noDefer,
+                "submit every single call at once (RuntimeOptions::deferCalls = false; default: device-only "
+                "calls are deferred and submitted together)");
   cmd->add_flag("--json", a->json, "print the evidence JSON on stdout instead of the table");
   cmd->add_option("--out", a->out, "write the evidence file (format wgk-chain/2)");
   addHubOptions(cmd, a->hub);
@@ -213,6 +216,7 @@ void addChainCommand(CLI::App& app) {
     if (!*repeat) a->options.repeat = z.repeat;
     if (!*warm) a->options.warmCalls = z.warmCalls;
     a->options.callWaitCalls = std::min(a->options.callWaitCalls, a->options.warmCalls);
+    if (a->noDefer) a->hub.runtime.deferCalls = false;
     runChains(*a);
   });
 }
