@@ -2,6 +2,7 @@
 // Runs test.json on the local device: one line per case and variant (max abs and max ulp error
 // against the expected data or the CPU reference, pass/fail), then "N passed, N failed".
 // Exit 1 when any case failed.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "cli/support_runtime.h"
 #include "cli/support_terminal.h"
 #include "core/device_profile.h"
+#include "harness/bench_runner.h"
 #include "harness/test_runner.h"
 #include "wgk/error.h"
 
@@ -36,31 +38,44 @@ void addTestCommand(CLI::App& app) {
     auto rt = wgk::cli::openRuntime(s->hub);
     wgk::Kernel kernel = rt->load(s->package, wgk::cli::loadOptionsFor(s->hub));
     const std::string op = kernel.source().opId;
-    // Rows are collected and printed once, with column widths from their content; on a terminal
-    // a progress line (erased before the table) shows what runs meanwhile.
-    wgk::cli::Table table({"result", "case", "variant", "max abs", "max ulp", "gpu us", "detail"},
-                          {false, false, false, true, true, true, false});
+    // Rows are printed as each case and variant finishes, in columns as wide as the longest case
+    // name in test.json and the longest variant id; on a terminal a progress line (case i of n,
+    // time left) shows what runs meanwhile and is erased before each row.
+    size_t caseW = 4, variantW = 7;
+    for (const auto& n : wgk::harness::testCaseNames(kernel)) caseW = std::max(caseW, n.size());
+    for (const auto& v : wgk::harness::variantIds(kernel)) variantW = std::max(variantW, v.size());
     wgk::cli::Progress progress("test");
-    size_t done = 0;
+    auto row = [&](const char* status, const std::string& name, const std::string& variant,
+                   const std::string& abs, const std::string& ulp, const std::string& us,
+                   const std::string& detail) {
+      progress.clear();
+      const std::string text =
+          wgk::cli::format("%-6s %-*s %-*s %9s %9s %10s", status, static_cast<int>(caseW), name.c_str(),
+                           static_cast<int>(variantW), variant.c_str(), abs.c_str(), ulp.c_str(), us.c_str());
+      std::printf("%s%s%s\n", text.c_str(), detail.empty() ? "" : " ", detail.c_str());
+      std::fflush(stdout);
+    };
     auto line = [&](const wgk::harness::TestOutcome& o) {
       if (s->json) return;
-      std::string status = o.status == "pass"   ? "PASS"
+      const char* status = o.status == "pass"   ? "PASS"
                            : o.status == "skip" ? "SKIP"
                            : o.status == "fail" ? "FAIL"
                                                 : "ERROR";
-      table.add({status, o.caseName, o.variant.empty() ? "-" : o.variant,
-                 wgk::cli::format("%.3g", o.maxAbsError), wgk::cli::format("%.3g", o.maxUlpError),
-                 wgk::cli::format("%.1f", o.gpuUs), o.detail});
-      if (wgk::cli::Progress::isTerminal()) progress.show(o.caseName + " " + o.variant, ++done, 0);
+      row(status, o.caseName, o.variant.empty() ? "-" : o.variant, wgk::cli::format("%.3g", o.maxAbsError),
+          wgk::cli::format("%.3g", o.maxUlpError), wgk::cli::format("%.1f", o.gpuUs), o.detail);
     };
-    if (!s->json)
+    auto onCase = [&](size_t i, size_t n, const std::string& name) {
+      if (!s->json) progress.show(name, i, n);
+    };
+    if (!s->json) {
       std::printf("%s (%s) on %s\n", op.c_str(), kernel.source().origin.c_str(),
                   rt->device().adapterInfoStrings.count("description")
                       ? rt->device().adapterInfoStrings.at("description").c_str()
                       : "?");
-    wgk::harness::TestSummary sum = wgk::harness::runTests(kernel, s->sel, line);
+      row("result", "case", "variant", "max abs", "max ulp", "gpu us", "detail");
+    }
+    wgk::harness::TestSummary sum = wgk::harness::runTests(kernel, s->sel, line, onCase);
     progress.clear();
-    if (!s->json) table.print(stdout);
     if (s->json) {
       nlohmann::json j = {{"package", op},
                           {"device", wgk::toJson(rt->device())},

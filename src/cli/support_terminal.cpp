@@ -3,6 +3,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdarg>
 
 namespace wgk::cli {
@@ -14,13 +16,24 @@ bool Progress::isTerminal() {
   return tty;
 }
 
+namespace {
+
+double nowS() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// "~8 s left", "~3 min 5 s left"; "" before anything is done (no estimate yet).
+std::string timeLeft(double elapsedS, size_t done, size_t total) {
+  if (done == 0 || total <= done || elapsedS < 0.5) return "";
+  const long s = std::lround(elapsedS / static_cast<double>(done) * static_cast<double>(total - done));
+  return s >= 60 ? format(", ~%ld min %ld s left", s / 60, s % 60) : format(", ~%ld s left", std::max(1L, s));
+}
+
+}  // namespace
+
 void Progress::show(const std::string& label, size_t done, size_t total) {
-  if (label.empty()) return;
-  if (!isTerminal()) {
-    std::fprintf(stderr, "%s: [%zu/%zu] %s\n", prefix_.c_str(), done + 1, total, label.c_str());
-    std::fflush(stderr);
-    return;
-  }
+  if (label.empty() || !isTerminal()) return;
+  if (startS_ < 0) startS_ = nowS();
   if (total == 0) {  // an unknown total: a count only
     std::fprintf(stderr, "\r\033[K[%zu] %s", done, label.c_str());
     std::fflush(stderr);
@@ -28,10 +41,14 @@ void Progress::show(const std::string& label, size_t done, size_t total) {
     return;
   }
   constexpr int kWidth = 30;
-  const int filled = total ? static_cast<int>(kWidth * done / total) : kWidth;
-  // \r and "erase to end of line": a shorter label leaves nothing of a longer one behind.
-  std::fprintf(stderr, "\r\033[K[%-*s] %zu/%zu %s", kWidth,
-               std::string(static_cast<size_t>(filled), '#').c_str(), done, total, label.c_str());
+  const int filled = static_cast<int>(kWidth * std::min(done, total) / total);
+  // \r and "erase to end of line": a shorter label leaves nothing of a longer one behind. The
+  // line is cut to the terminal's usual 80 columns' worth of label, so it never wraps.
+  const std::string left = timeLeft(nowS() - startS_, done, total);
+  std::string shown = label.size() > 60 ? label.substr(0, 57) + "..." : label;
+  std::fprintf(stderr, "\r\033[K[%-*s] %zu/%zu %s%s", kWidth,
+               std::string(static_cast<size_t>(filled), '#').c_str(), done, total, shown.c_str(),
+               left.c_str());
   std::fflush(stderr);
   drawn_ = true;
 }

@@ -1,17 +1,19 @@
 // Terminal output shared by the commands that print tables: a progress line on stderr that is
-// erased before anything else is printed (on a terminal only; elsewhere one line per step), and a
-// table whose column widths come from its content.
+// erased before anything else is printed (on a terminal only; nothing elsewhere), and a table
+// whose column widths come from its content.
 #pragma once
 
+#include <cstddef>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 namespace wgk::cli {
 
-// One progress line on stderr. On a terminal it is redrawn in place and erased by clear() (call it
-// before printing a row to stdout: both land on the same screen); elsewhere show() prints
-// "<prefix>: [i/n] label" lines and clear() does nothing.
+// One progress line on stderr, on a terminal only: "[####      ] 12/40 label, ~8 s left", redrawn
+// in place and erased by clear() (call it before printing a row to stdout: both land on the same
+// screen). The estimate is the time so far per step done times the steps left, from the first
+// show(). Where stderr is not a terminal (a pipe, a CI log) show() prints nothing.
 class Progress {
  public:
   explicit Progress(std::string prefix);
@@ -23,6 +25,7 @@ class Progress {
  private:
   std::string prefix_;
   bool drawn_ = false;
+  double startS_ = -1;  // steady-clock seconds at the first show()
 };
 
 // Rows of cells; print() pads every column to its widest cell (header included). Right-aligned

@@ -166,8 +166,19 @@ TestOutcome runTestCase(Kernel& kernel, const package::TestCase& c, const Prepar
   return out;
 }
 
+std::vector<std::string> testCaseNames(Kernel& kernel) {
+  const auto& pkg = wgk::introspect::package(kernel);
+  package::TestFile file = withContext("while reading test.json of " + pkg.manifest().id(), [&] {
+    return package::loadTestFile((pkg.webgpuDir() / "test.json").string());
+  });
+  std::vector<std::string> names;
+  for (const auto& c : file.cases) names.push_back(c.name);
+  return names;
+}
+
 TestSummary runTests(Kernel& kernel, const TestSelection& sel,
-                     const std::function<void(const TestOutcome&)>& onOutcome) {
+                     const std::function<void(const TestOutcome&)>& onOutcome,
+                     const std::function<void(size_t, size_t, const std::string&)>& onCase) {
   const auto& pkg = wgk::introspect::package(kernel);
   const std::string opId = pkg.manifest().id();
   package::TestFile file = withContext("while reading test.json of " + opId, [&] {
@@ -191,8 +202,11 @@ TestSummary runTests(Kernel& kernel, const TestSelection& sel,
     if (onOutcome) onOutcome(o);
     summary.outcomes.push_back(std::move(o));
   };
+  const size_t total = sel.caseName.empty() ? file.cases.size() : 1;
+  size_t index = 0;
   for (const auto& c : file.cases) {
     if (!sel.caseName.empty() && c.name != sel.caseName) continue;
+    if (onCase) onCase(index++, total, c.name);
     if (!lostIn.empty()) {
       record({c.name, sel.variant, "", "skip", lostIn});
       continue;

@@ -29,7 +29,7 @@ struct TestOutcome {
   std::string detail;  // failing output summary, skip reason or error text
   double maxAbsError = 0, maxUlpError = 0;
   double gpuUs = -1;
-  std::string shapes;  // the first input's dtype and shape, for tables
+  std::string shapes;       // the first input's dtype and shape, for tables
   bool deviceLost = false;  // the error was Error(DeviceLost): a GPU deadline or a driver reset
   nlohmann::json toJson() const;
 };
@@ -67,8 +67,13 @@ TestOutcome runTestCase(Kernel& kernel, const package::TestCase& c, const Prepar
 // it completes (for progress lines). After the first case that loses the device (a shader past the
 // GPU deadline), the remaining cases are not run but skipped, saying why: a package whose shader
 // never ends would otherwise wait the deadline once per case.
+// `onCase(index, total, name)` is called before each selected case (for a progress line).
 TestSummary runTests(Kernel& kernel, const TestSelection& sel,
-                     const std::function<void(const TestOutcome&)>& onOutcome = nullptr);
+                     const std::function<void(const TestOutcome&)>& onOutcome = nullptr,
+                     const std::function<void(size_t, size_t, const std::string&)>& onCase = nullptr);
+
+// The names of test.json's cases in file order (column widths before the first row is printed).
+std::vector<std::string> testCaseNames(Kernel& kernel);
 
 Tolerance toleranceOf(const package::ExpectedOutput& o);
 
