@@ -1,7 +1,8 @@
 // wgk tune PACKAGE... [--out FILE] [--case NAME] [--tag TAG] [--repeat N] [--warmup N] [--no-tunables]
-//   [hub options]
+//   [--rounds N] [--budget N] [hub options]
 // Times every eligible variant of each bench.json case on the local device, at the manifest's
-// tunables and at other workgroup sizes (src/harness/tune.h), and writes the fastest (variant,
+// tunables and in a bounded coordinate search over every numeric or bool tunable
+// (src/harness/tune.h), without any tuning table applied, and writes the fastest (variant,
 // tunables) per case into a per-device tuning table (src/runtime/tuning.h). An existing FILE of the
 // same device is updated in place. Use it with RuntimeOptions::tuningFile, WGK_TUNING, or
 // `wgk bench --tuning FILE`; `wgk plan` then reports selectedBy "tuning".
@@ -27,6 +28,7 @@ void addTuneCommand(CLI::App& app) {
     std::string out = "wgk-tuning.json";
     HubCliOptions hub;
     bool noTunables = false, json = false;
+    int rounds = 2, budget = 64;
   };
   auto s = std::make_shared<State>();
   auto* cmd = app.add_subcommand(
@@ -41,7 +43,11 @@ void addTuneCommand(CLI::App& app) {
   cmd->add_option("--warmup", s->sel.warmup, "untimed runs first (default: bench.json's)")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("--no-tunables", s->noTunables,
-                "time variants only, at the manifest's tunables (no workgroup-size search)");
+                "time variants only, at the manifest's tunables (no tunable search)");
+  cmd->add_option("--rounds", s->rounds, "coordinate-search rounds over the tunables (default 2)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--budget", s->budget, "timed tunable settings per case at most (default 64)")
+      ->check(CLI::PositiveNumber);
   cmd->add_flag("--json", s->json,
                 "print the outcomes as one JSON object on stdout (the lines go to stderr)");
   addHubOptions(cmd, s->hub);
@@ -50,7 +56,7 @@ void addTuneCommand(CLI::App& app) {
     nlohmann::json outcomes = nlohmann::json::array();
     // No tuning file here: every variant is forced while timing, and the choice must not depend
     // on an older table.
-    auto rt = openRuntime(s->hub);
+    auto rt = openRuntime(s->hub, "none");
     runtime::TuningTable table;
     if (std::filesystem::exists(s->out)) table = runtime::TuningTable::load(s->out);
     harness::CopyRoofline roofline(*rt);
@@ -60,6 +66,8 @@ void addTuneCommand(CLI::App& app) {
       std::fprintf(text, "== %s\n", kernel.source().opId.c_str());
       harness::TuneOptions options;
       options.searchTunables = !s->noTunables;
+      options.rounds = s->rounds;
+      options.maxTimings = s->budget;
       for (const auto& o : harness::tunePackage(*rt, kernel, s->sel, roofline, table, {}, options)) {
         outcomes.push_back({{"package", kernel.source().opId},
                             {"case", o.caseName},

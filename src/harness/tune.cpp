@@ -49,10 +49,34 @@ void record(runtime::TuningEntry& e, TuneOutcome& o, const std::string& variant,
   }
 }
 
-// The tunable search of one case (see tune.h): times each (variant, one tunable at a candidate
-// value) whose plan differs from every plan already timed for that variant.
+Tunables fromJson(const nlohmann::json& j) {
+  Tunables t;
+  for (const auto& [name, v] : j.items()) t[name] = package::literalValueFromJson(v);
+  return t;
+}
+
+nlohmann::json toJsonTunables(const Tunables& t) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, v] : t) {
+    if (v.isBool())
+      j[name] = v.asBool();
+    else if (v.isInt())
+      j[name] = v.asInt();
+    else
+      j[name] = v.asNumber();
+  }
+  return j;
+}
+
+// The tunable search of one case (see tune.h): a coordinate search from the best setting so far.
+// Each round walks the searched tunables; for each candidate value it plans the case unforced
+// with the current best tunables plus that value (which may move the case to another variant:
+// thresholds are tunables too) and times every variant eligible with them whose plan differs
+// from every plan already timed for that variant. The best setting after a tunable is the start
+// for the next, so tunables that interact are searched together. Stops after `rounds` rounds, a
+// round without improvement, or `maxTimings` timings.
 void searchCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const CaseTiming& timing,
-                runtime::TuningEntry& e, TuneOutcome& o, std::string& errors) {
+                const TuneOptions& options, runtime::TuningEntry& e, TuneOutcome& o, std::string& errors) {
   const package::Manifest& m = wgk::introspect::package(kernel).manifest();
   const plan::PlanRequest base = benchCaseRequest(c);
   auto fingerprintOf = [&](const std::string& variant, const Tunables& tunables) {
@@ -69,52 +93,73 @@ void searchCase(Runtime& rt, Kernel& kernel, const package::BenchCase& c, const 
       // Timed by runBench, so it plans; if not, nothing is deduplicated against it.
     }
   }
+  auto note = [&](const std::string& what) { errors += (errors.empty() ? "" : "; ") + what; };
   std::optional<CaseBuffers> buf;
-  int samePlan = 0;
-  for (const std::string& name : searchedTunables(m)) {
-    const expr::Value* current = nullptr;
-    for (const auto& t : m.tunables)
-      if (t.name == name) current = &t.value;
-    for (int64_t value : workgroupCandidates(*current, rt.device())) {
-      const Tunables tunables{{name, expr::Value(value)}};
-      const nlohmann::json tj = {{name, value}};
-      plan::PlanRequest r = base;
-      r.tunables = tunables;
-      plan::Plan p;
-      try {
-        p = wgk::introspect::plan(kernel, r, /*renderShaders=*/false);
-      } catch (const Error& err) {
-        if (err.code() != ErrorCode::NoVariant)
-          errors += (errors.empty() ? "" : "; ") + name + "=" + std::to_string(value) + ": " + err.what();
-        continue;  // no variant is eligible with this value
-      }
-      for (const auto& v : p.variants) {
-        if (!v.eligible) continue;
+  int samePlan = 0, timings = 0;
+  bool budgetHit = false;
+  const std::vector<std::string> names = searchedTunables(m);
+  for (int round = 0; round < options.rounds && !budgetHit; ++round) {
+    const std::string bestBefore = candidateKey(e.variant, e.tunables);
+    for (const std::string& name : names) {
+      const expr::Value* manifestValue = nullptr;
+      for (const auto& t : m.tunables)
+        if (t.name == name) manifestValue = &t.value;
+      const Tunables start = fromJson(e.tunables);
+      std::vector<expr::Value> values = tunableCandidates(name, *manifestValue, rt.device());
+      if (start.count(name)) values.push_back(*manifestValue);  // back to the manifest's value
+      for (const expr::Value& value : values) {
+        if (start.count(name) && start.at(name) == value) continue;  // the starting point itself
+        Tunables tunables = start;
+        if (value == *manifestValue)
+          tunables.erase(name);
+        else
+          tunables[name] = value;
+        const nlohmann::json tj = toJsonTunables(tunables);
+        plan::PlanRequest r = base;
+        r.tunables = tunables;
+        plan::Plan p;
         try {
-          if (!timed[v.id].insert(fingerprintOf(v.id, tunables)).second) {
-            ++samePlan;
-            continue;
-          }
-          if (!buf) {
-            try {
-              buf.emplace(prepareCase(rt, kernel, c));
-            } catch (const Error& err) {  // the case itself cannot run: nothing more to time
-              errors += (errors.empty() ? "" : "; ") + std::string("preparing the case: ") + err.what();
-              return;
-            }
-          }
-          record(e, o, v.id, tj, timeSetting(rt, kernel, c, *buf, v.id, tunables, timing));
+          p = wgk::introspect::plan(kernel, r, /*renderShaders=*/false);
         } catch (const Error& err) {
-          errors += (errors.empty() ? "" : "; ") + candidateKey(v.id, tj) + ": " + err.what();
-          rt.waitIdle();
+          if (err.code() != ErrorCode::NoVariant) note(candidateKey("", tj).substr(1) + ": " + err.what());
+          continue;  // no variant is eligible with this value
         }
+        for (const auto& v : p.variants) {
+          if (!v.eligible) continue;
+          try {
+            if (!timed[v.id].insert(fingerprintOf(v.id, tunables)).second) {
+              ++samePlan;
+              continue;
+            }
+            if (timings >= options.maxTimings) {
+              budgetHit = true;
+              break;
+            }
+            if (!buf) {
+              try {
+                buf.emplace(prepareCase(rt, kernel, c));
+              } catch (const Error& err) {  // the case itself cannot run: nothing more to time
+                note(std::string("preparing the case: ") + err.what());
+                return;
+              }
+            }
+            ++timings;
+            record(e, o, v.id, tj, timeSetting(rt, kernel, c, *buf, v.id, tunables, timing));
+          } catch (const Error& err) {
+            note(candidateKey(v.id, tj) + ": " + err.what());
+            rt.waitIdle();
+          }
+        }
+        if (budgetHit) break;
       }
+      if (budgetHit) break;
     }
+    if (candidateKey(e.variant, e.tunables) == bestBefore) break;  // a round without improvement
   }
   rt.waitIdle();  // the case's buffers go back to the pool only once the GPU is done with them
-  if (samePlan)
-    o.detail += (o.detail.empty() ? "" : "; ") + std::to_string(samePlan) +
-                " tunable setting(s) gave a plan already timed";
+  o.detail += (o.detail.empty() ? "" : "; ") + std::to_string(timings) + " tunable setting(s) timed" +
+              (budgetHit ? " (budget of " + std::to_string(options.maxTimings) + " reached)" : "");
+  if (samePlan) o.detail += ", " + std::to_string(samePlan) + " gave a plan already timed";
 }
 
 }  // namespace
@@ -125,14 +170,16 @@ std::string benchCaseSignature(const package::BenchCase& c) {
 
 std::vector<std::string> searchedTunables(const package::Manifest& m) {
   std::vector<std::string> out;
-  for (const auto& t : m.tunables) {
-    std::string lower = t.name;
-    std::transform(lower.begin(), lower.end(), lower.begin(),
-                   [](unsigned char ch) { return std::tolower(ch); });
-    const expr::Value* v = &t.value;
-    if (lower.find("workgroup") != std::string::npos && v && v->isNumber()) out.push_back(t.name);
-  }
+  for (const auto& t : m.tunables)
+    if (t.value.isNumber() || t.value.isBool()) out.push_back(t.name);
   return out;
+}
+
+bool isWorkgroupTunable(const std::string& name) {
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char ch) { return std::tolower(ch); });
+  return lower.find("workgroup") != std::string::npos;
 }
 
 std::vector<int64_t> workgroupCandidates(const expr::Value& current, const DeviceProfile& device) {
@@ -141,6 +188,33 @@ std::vector<int64_t> workgroupCandidates(const expr::Value& current, const Devic
   std::vector<int64_t> out;
   for (int64_t v : {32, 64, 128, 256, 512, 1024})
     if (static_cast<uint64_t>(v) <= cap && !(current == expr::Value(v))) out.push_back(v);
+  return out;
+}
+
+std::vector<expr::Value> tunableCandidates(const std::string& name, const expr::Value& manifestValue,
+                                           const DeviceProfile& device) {
+  std::vector<expr::Value> out;
+  if (manifestValue.isBool()) return {expr::Value(!manifestValue.asBool())};
+  if (!manifestValue.isNumber()) return out;
+  if (isWorkgroupTunable(name) && manifestValue.isInt()) {
+    for (int64_t v : workgroupCandidates(manifestValue, device)) out.emplace_back(v);
+    return out;
+  }
+  if (manifestValue.isInt()) {
+    const int64_t v = manifestValue.asInt();
+    std::vector<int64_t> c;
+    if (v > 0)
+      c = {v / 4, v / 2, v * 2, v * 4};
+    else if (v == 0)
+      c = {1, 4, 16};
+    for (int64_t x : c)
+      if (x > 0 && x != v && x < (int64_t{1} << 40) &&
+          std::find(out.begin(), out.end(), expr::Value(x)) == out.end())
+        out.emplace_back(x);
+    return out;
+  }
+  const double v = manifestValue.asNumber();
+  if (v != 0) out = {expr::Value(v / 2), expr::Value(v * 2)};
   return out;
 }
 
@@ -194,7 +268,7 @@ std::vector<TuneOutcome> tunePackage(Runtime& rt, Kernel& kernel, BenchSelection
       else
         record(e, o, m.variant, nlohmann::json::object(), m.gbps);
     }
-    if (options.searchTunables) searchCase(rt, kernel, *c, timing, e, o, errors);
+    if (options.searchTunables) searchCase(rt, kernel, *c, timing, options, e, o, errors);
     if (e.variant.empty()) {
       o.detail = errors.empty() ? "no eligible variant was measured" : errors;
     } else {
