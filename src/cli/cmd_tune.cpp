@@ -13,6 +13,7 @@
 
 #include "cli/command.h"
 #include "cli/support_runtime.h"
+#include "cli/support_terminal.h"
 #include "core/device_profile.h"
 #include "harness/tune.h"
 #include "runtime/introspect.h"
@@ -68,7 +69,15 @@ void addTuneCommand(CLI::App& app) {
       options.searchTunables = !s->noTunables;
       options.rounds = s->rounds;
       options.maxTimings = s->budget;
-      for (const auto& o : harness::tunePackage(*rt, kernel, s->sel, roofline, table, {}, options)) {
+      // Each case's line as soon as it is tuned; on a terminal a progress line (the variants'
+      // timings, then each case's tunables search, with the time left) meanwhile.
+      Progress progress("tune");
+      harness::BenchHooks hooks;
+      hooks.progress = [&](const std::string& label, size_t done, size_t total) {
+        progress.show(label, done, total);
+      };
+      options.onOutcome = [&](const harness::TuneOutcome& o) {
+        progress.clear();
         outcomes.push_back({{"package", kernel.source().opId},
                             {"case", o.caseName},
                             {"variant", o.variant},
@@ -90,7 +99,9 @@ void addTuneCommand(CLI::App& app) {
                        o.detail.c_str());
         }
         std::fflush(text);
-      }
+      };
+      harness::tunePackage(*rt, kernel, s->sel, roofline, table, hooks, options);
+      progress.clear();
     }
     table.save(s->out);
     std::fprintf(text, "%d cases tuned, %d not; wrote %s\n", tuned, untuned, s->out.c_str());

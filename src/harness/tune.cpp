@@ -253,7 +253,10 @@ std::vector<TuneOutcome> tunePackage(Runtime& rt, Kernel& kernel, BenchSelection
   package::BenchFile file = package::loadBenchFile((pkg.webgpuDir() / "bench.json").string());
   const CaseTiming timing = caseTiming(sel, file);
   std::vector<TuneOutcome> out;
-  for (const auto* c : selectCases(file, sel, opId)) {
+  const auto cases = selectCases(file, sel, opId);
+  for (size_t i = 0; i < cases.size(); ++i) {
+    const auto* c = cases[i];
+    if (hooks.progress && options.searchTunables) hooks.progress("tunables of " + c->name, i, cases.size());
     TuneOutcome o;
     o.caseName = c->name;
     runtime::TuningEntry e;
@@ -277,6 +280,7 @@ std::vector<TuneOutcome> tunePackage(Runtime& rt, Kernel& kernel, BenchSelection
       o.gbps = e.gbps;
       table.set(std::move(e));
     }
+    if (options.onOutcome) options.onOutcome(o);
     out.push_back(std::move(o));
   }
   return out;

@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include <functional>
+
 #include <nlohmann/json.hpp>
 
 #include "harness/bench_runner.h"
@@ -41,6 +43,8 @@ struct TuneOptions {
   bool searchTunables = true;  // also search the tunables (`wgk tune --no-tunables`: false)
   int rounds = 2;              // coordinate-search rounds (`--rounds`)
   int maxTimings = 64;         // timed settings per case at most (`--budget`)
+  // Called with each case's outcome as soon as it is known (`wgk tune` prints it then).
+  std::function<void(const TuneOutcome&)> onOutcome;
 };
 
 // Benchmarks the selected cases as above (no cold or overhead timing) and sets one entry per case
