@@ -148,6 +148,7 @@ void BatchImpl::submit() {
                 "the batch of a graph capture is not submitted: Runtime::capture returns a Graph to replay");
   if (calls_.empty()) return;
   std::lock_guard lock(rt_.gpuMutex());
+  rt_.flushLocked();  // deferred calls go first; their error is theirs, and the batch stays intact
   try {
     commands_.submit(rt_.device(), /*checked=*/false);
   } catch (Error& e) {
