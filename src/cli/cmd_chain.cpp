@@ -15,6 +15,7 @@
 
 #include "cli/command.h"
 #include "cli/support_runtime.h"
+#include "cli/support_terminal.h"
 #include "harness/chain_runner.h"
 #include "wgk/error.h"
 
@@ -100,8 +101,7 @@ void printNatural(const std::vector<harness::ChainResult>& results) {
   }
 }
 
-void printTable(const std::vector<harness::ChainResult>& results, const ChainArgs& a,
-                const std::string& device) {
+void printHeader(const ChainArgs& a, const std::string& device) {
   std::printf(
       "Chains on %s: us per op of back-to-back calls on GPU-resident tensors, median of %d repetitions\n"
       "(host submit part in parentheses); batched: %s; replayed: one graph of the chain per replay.\n"
@@ -111,17 +111,25 @@ void printTable(const std::vector<harness::ChainResult>& results, const ChainArg
                           : "all calls of a repetition in one batch");
   std::printf("%-58s %6s %18s %18s %18s %9s %9s %9s\n", "chain", "calls", "unbatched", "batched", "replayed",
               "warm call", "call+wait", "same bits");
-  for (const auto& r : results) {
-    if (!r.error.empty() && !r.unbatched.ran) {
-      std::printf("%-58s %s\n", r.name.c_str(), r.error.c_str());
-      continue;
-    }
+  std::fflush(stdout);
+}
+
+// One chain's row, printed as soon as its package's chains are measured.
+void printRow(const harness::ChainResult& r) {
+  if (!r.error.empty() && !r.unbatched.ran) {
+    std::printf("%-58s %s\n", r.name.c_str(), r.error.c_str());
+  } else {
     std::printf("%-58s %6lld %18s %18s %18s %9.2f %9.2f %9s\n", r.name.c_str(),
                 static_cast<long long>(r.calls), cell(r.unbatched).c_str(), cell(r.batched).c_str(),
                 cell(r.replayed).c_str(), r.warmCallUsMedian, r.callWaitUsMedian, sameBits(r).c_str());
     for (const auto* m : {&r.unbatched, &r.batched, &r.replayed})
       if (!m->error.empty()) std::printf("  %s\n", m->error.c_str());
   }
+  std::fflush(stdout);
+}
+
+// After the rows: the natural modes' table and the targets.
+void printFooter(const std::vector<harness::ChainResult>& results) {
   printNatural(results);
   using T = harness::ChainTargets;
   std::printf(
@@ -143,21 +151,38 @@ void runChains(const ChainArgs& a) {
   const bool step = !a.noStep && (a.step || (!named && a.options.caseName.empty()));
   auto rt = openRuntime(a.hub);
   std::vector<harness::ChainResult> results;
-  for (const auto& p : packages) {
-    std::fprintf(stderr, "chain: %s\n", p.c_str());
+  // Rows as each package's chains finish; on a terminal a progress line (package i of n, the
+  // decode step last, with the time left) meanwhile.
+  Progress progress("chain");
+  const size_t steps = packages.size() + (step ? 1 : 0);
+  bool headerShown = false;
+  auto add = [&](harness::ChainResult r) {
+    progress.clear();
+    if (!a.json && !headerShown) {
+      const auto& info = rt->device().adapterInfoStrings;
+      printHeader(a, info.count("description") ? info.at("description") : "?");
+      headerShown = true;
+    }
+    if (!a.json) printRow(r);
+    results.push_back(std::move(r));
+  };
+  for (size_t i = 0; i < packages.size(); ++i) {
+    const std::string& p = packages[i];
+    progress.show(p, i, steps);
     Kernel kernel = withContext("while loading " + p, [&] { return rt->load(p, loadOptionsFor(a.hub)); });
-    for (auto& r : harness::runCaseChains(*rt, kernel, a.options)) results.push_back(std::move(r));
+    for (auto& r : harness::runCaseChains(*rt, kernel, a.options)) add(std::move(r));
   }
+  progress.clear();
   if (!a.options.caseName.empty() && results.empty())
     throw Error(ErrorCode::NotFound, "no package has a bench case named '" + a.options.caseName + "'");
   if (step) {
-    std::fprintf(stderr, "chain: the decode step\n");
+    progress.show("the decode step", packages.size(), steps);
     harness::DecodeStepKernels k;
     Kernel* slots[] = {&k.fastGelu, &k.rmsNorm, &k.rotary, &k.add};
     for (size_t i = 0; i < 4; ++i)
       *slots[i] = withContext(std::string("while loading the decode step's ") + kStepRepos[i],
                               [&] { return rt->load(kStepRepos[i], loadOptionsFor(a.hub)); });
-    results.push_back(harness::runDecodeStepChain(*rt, k, a.stepHidden, a.options));
+    add(harness::runDecodeStepChain(*rt, k, a.stepHidden, a.options));
   }
   const nlohmann::json evidence = harness::chainEvidenceJson(results, a.options, rt->device(), WGK_VERSION);
   if (!a.out.empty()) {
@@ -166,9 +191,8 @@ void runChains(const ChainArgs& a) {
   }
   if (a.json) {
     std::cout << evidence.dump(2) << "\n";
-  } else {
-    const auto& info = rt->device().adapterInfoStrings;
-    printTable(results, a, info.count("description") ? info.at("description") : "?");
+  } else if (headerShown) {
+    printFooter(results);
   }
   for (const auto& r : results)
     if (failed(r)) exitCode().value = 1;
