@@ -6,8 +6,8 @@
 // GemmaRotaryEmbedding -> Add), unbatched, batched and replayed (src/harness/chain_runner.h), each
 // also "natural" (runtime-allocated outputs, the caller keeping only the newest) with the buffers
 // allocated per call, and the warm single-call host time. A table on stdout (or the JSON with --json),
-// progress on stderr, the evidence file with
-// --out. Exit 1 when a chain or a mode failed, or batched/replayed buffers differ from single calls.
+// rows as each package finishes, progress on stderr on a terminal, the evidence file with --out. Exit 1 when
+// a chain or a mode failed, or batched/replayed buffers differ from single calls.
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
