@@ -109,8 +109,10 @@ void GraphImpl::rebind(const std::vector<std::pair<GraphInputSlot*, Bound>>& cha
   for (const auto& [d, bound] : next) {
     if (previous_[d].group && previous_[d].bound == bound) {
       groups.push_back(previous_[d].group);  // back to the one before: nothing to build
+      ++rt.bindGroupHits;
       continue;
     }
+    ++rt.bindGroupMisses;  // CacheStats counts the groups a rebinding built
     std::vector<gpu::BindingEntry> entries;
     for (const Bound& b : bound) entries.push_back({b.buffer, b.offset, b.size});
     const RecordedDispatch& rd = dispatches[d];

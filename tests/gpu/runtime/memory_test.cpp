@@ -193,6 +193,26 @@ TEST(RuntimeMemory, ADroppedRuntimeFreesEveryBuffer) {
   EXPECT_EQ(gpu::Buffer::liveCount(), before);
 }
 
+TEST(RuntimeMemory, RebindingBuildsBindGroupsOnlyWhereTheInputChanged) {
+  Fixture s;
+  Runtime& rt = *s.rt;
+  DeviceTensor out;
+  Graph g = rt.capture([&](Batch& c) { out = naturalChain(batchCall(c), s.gelu, s.rms, s.x, s.scale, 2); });
+  DeviceTensor a = rt.upload(rnd(DType::Float16, {1, kWidth}, 40)),
+               b = rt.upload(rnd(DType::Float16, {1, kWidth}, 41));
+  const uint64_t m0 = rt.cacheStats().bindGroupMisses;
+  g.replay({{"X", a}});  // the one dispatch reading X (the first FastGelu) gets a new group
+  const uint64_t m1 = rt.cacheStats().bindGroupMisses;
+  EXPECT_EQ(m1 - m0, 1u);
+  g.replay({{"X", a}});  // unchanged: nothing built
+  g.replay({{"X", b}});  // a second tensor: one more
+  EXPECT_EQ(rt.cacheStats().bindGroupMisses, m1 + 1);
+  for (int i = 0; i < 4; ++i) g.replay({{"X", i % 2 ? b : a}});  // ping-pong: the previous group back
+  EXPECT_EQ(rt.cacheStats().bindGroupMisses, m1 + 1);
+  const HostTensor want = rt.download(s.singles(b, 2));
+  EXPECT_TRUE(sameBytes(want, rt.download(out)));
+}
+
 TEST(RuntimeMemory, AnInOutInputIsCopiedNotBound) {
   Runtime& rt = runtime();
   Kernel k = rt.load(std::string(WGK_SOURCE_DIR) + "/tests/data/spec21/wgk.test.Scale");
