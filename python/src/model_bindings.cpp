@@ -72,11 +72,12 @@ void bindModel(py::module_& m) {
       .def(
           "generate",
           [](PyGemma& self, std::vector<int64_t> prompt, int64_t maxNew, std::vector<int64_t> stop,
-             bool returnLogits) {
+             bool returnLogits, int64_t readbackEvery) {
             GenerateOptions o;
             o.maxNew = maxNew;
             o.stopTokens = std::move(stop);
             o.returnLogits = returnLogits;
+            o.readbackEvery = readbackEvery;
             GenerateResult r;
             {
               py::gil_scoped_release unlocked;
@@ -90,8 +91,10 @@ void bindModel(py::module_& m) {
             return g;
           },
           py::arg("prompt"), py::kw_only(), py::arg("max_new") = 32, py::arg("stop") = std::vector<int64_t>{},
-          py::arg("return_logits") = false,
-          "Greedy decoding from the prompt's token ids; returns a wgk.Generation.\n\n"
+          py::arg("return_logits") = false, py::arg("readback_every") = 8,
+          "Greedy decoding from the prompt's token ids; returns a wgk.Generation. readback_every: decode "
+          "steps submitted before their tokens are read back (the GPU runs ahead; a stop token ends the "
+          "output at the readback; return_logits reads every step).\n\n"
           "Example:\n    >>> model.generate([2, 651], max_new=4).tokens")
       .def_property_readonly("config",
                              [](const PyGemma& self) {

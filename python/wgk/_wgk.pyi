@@ -219,7 +219,13 @@ class Gemma:
         capture_graph: bool = True,
     ) -> Gemma: ...
     def generate(
-        self, prompt: Sequence[int], *, max_new: int = 32, stop: Sequence[int] = (), return_logits: bool = False
+        self,
+        prompt: Sequence[int],
+        *,
+        max_new: int = 32,
+        stop: Sequence[int] = (),
+        return_logits: bool = False,
+        readback_every: int = 8,
     ) -> Generation: ...
     @property
     def config(self) -> Dict[str, Any]: ...

@@ -32,8 +32,12 @@ def test_generate_matches_the_float64_reference(tiny):
     assert [int(np.argmax(r)) for r in out.logits] == out.tokens
     report = check_generate.check(str(tiny), prompt, out.logits, out.tokens)
     assert report.ok, report
-    # A second call starts from an empty cache: the same tokens.
+    # A second call starts from an empty cache: the same tokens, whatever the readback grouping.
     assert model.generate(prompt, max_new=6).tokens == out.tokens
+    assert model.generate(prompt, max_new=6, readback_every=4).tokens == out.tokens
+    # A stop token inside a group of 4 ends the output there.
+    k = out.tokens.index(out.tokens[2])
+    assert model.generate(prompt, max_new=6, readback_every=4, stop=[out.tokens[2]]).tokens == out.tokens[: k + 1]
 
 
 def test_errors_name_what_is_wrong(tiny, tmp_path):
@@ -42,5 +46,7 @@ def test_errors_name_what_is_wrong(tiny, tmp_path):
         model.generate([2, 512], max_new=2)
     with pytest.raises(wgk.InvalidArgumentError, match="cache positions"):
         model.generate([2, 3], max_new=100)
+    with pytest.raises(wgk.InvalidArgumentError, match="readbackEvery is 0"):
+        model.generate([2, 3], max_new=2, readback_every=0)
     with pytest.raises(wgk.NotFoundError, match="no config.json"):
         wgk.Gemma.load(tmp_path)
