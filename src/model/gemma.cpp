@@ -82,7 +82,7 @@ GenerateResult GemmaImpl::generate(const std::vector<int64_t>& prompt, const Gen
   // Steps go out in groups of `every` without waiting: the token each picks stays on the GPU
   // (ArgMax wrote it where the next step's Gather reads it) and in the history, read once per
   // group. Positions P + i - 1 for new token i.
-  const int64_t every = o.returnLogits ? 1 : std::max<int64_t>(o.readbackEvery, 1);
+  const int64_t every = o.returnLogits ? 1 : o.readbackEvery;  // checked >= 1 above
   bool stopped = stop(token);
   for (int64_t i = 1; i < o.maxNew && !stopped;) {
     const int64_t n = std::min(every, o.maxNew - i);

@@ -164,9 +164,10 @@ int64_t GemmaImpl::readToken() {
 }
 
 std::vector<int64_t> GemmaImpl::readHistory(int64_t first, int64_t n) {
-  const HostTensor t = rt->download(history);
+  // Only the group's entries: whole int32 words, so any element offset is a valid copy.
+  const HostTensor t = rt->download(viewOf(history, first, {1, n}));
   const auto* v = reinterpret_cast<const int32_t*>(t.bytes().data());
-  return std::vector<int64_t>(v + first, v + first + n);
+  return std::vector<int64_t>(v, v + n);
 }
 
 std::vector<float> GemmaImpl::readLogits() {
