@@ -13,6 +13,7 @@
 #include "cli/command.h"
 #include "cli/support_runtime.h"
 #include "core/device_profile.h"
+#include "harness/bench_case.h"
 #include "package/package.h"
 #include "package/test_spec.h"
 #include "runtime/attributes.h"
@@ -73,18 +74,21 @@ Measurement measure(Runtime& rt, const std::string& repoOrPath, const OverheadAr
   std::map<std::string, TensorRef> refs;
   for (const auto& [name, t] : inputs) refs.emplace(name, TensorRef(t));
 
-  // One call with runtime-allocated outputs gives their shapes; the measured calls then write
-  // into buffers allocated once, as a caller chaining kernels would.
+  // The measured calls write into buffers allocated once, as a caller chaining kernels would, of
+  // the plan's dtypes and shapes (a logical int64 stored as int32 still takes an int64 buffer; an
+  // in/out port is written in place, into its input).
   CallOptions options;
   options.attrs = runtime::fromValues(bc.attrs);
   options.placement = OutputPlacement::Device;
+  const package::Manifest& manifest = wgk::introspect::package(kernel).manifest();
   std::map<std::string, DeviceTensor> outputs;
-  {
-    CallResult first = kernel.call(refs, options);
-    m.variant = first.variant;
-    for (const auto& [name, t] : first.device) outputs.emplace(name, rt.allocate(t.dtype(), t.shape()));
+  for (const plan::PlannedOutput& o :
+       wgk::introspect::plan(kernel, harness::benchCaseRequest(bc), false).outputs) {
+    const package::PortSpec* port = manifest.findPort(o.name);
+    if (!port || !port->isInput()) outputs.emplace(o.name, rt.allocate(o.dtype, o.shape));
   }
   for (const auto& [name, t] : outputs) options.outputs[name] = t.view();
+  m.variant = kernel.call(refs, options).variant;
 
   for (int64_t i = 0; i < a.warmup; ++i) kernel.call(refs, options);
   rt.waitIdle();
@@ -132,7 +136,8 @@ void runOverhead(const OverheadArgs& a) {
   auto rt = openRuntime(a.hub);
   std::vector<Measurement> results;
   for (const auto& p : packages)
-    results.push_back(withContext("while measuring the call overhead of " + p, [&] { return measure(*rt, p, a); }));
+    results.push_back(
+        withContext("while measuring the call overhead of " + p, [&] { return measure(*rt, p, a); }));
 
   const std::string device = deviceName(rt->device());
   if (a.json) {

@@ -168,62 +168,101 @@ void checkDataFitsDtype(const DataSpec& spec, DType dtype, const std::string& pa
   }
 }
 
-std::vector<double> generateValues(const DataSpec& spec, int64_t count) {
-  if (count < 0) throw Error(ErrorCode::InvalidArgument, "negative element count");
-  std::vector<double> out;
+namespace {
+
+// Element values [first, first + out.size()) of `spec` (before dtype rounding); `state` carries the
+// random stream from one chunk to the next (chunks are generated in order).
+void generateChunk(const DataSpec& spec, int64_t first, std::span<double> out, uint64_t& state) {
+  const auto n = static_cast<int64_t>(out.size());
   switch (spec.kind) {
     case DataSpec::Kind::Values:
-      if (static_cast<int64_t>(spec.values.size()) != count)
-        throw Error(ErrorCode::Manifest, "data has " + std::to_string(spec.values.size()) +
-                                             " values but the shape holds " + std::to_string(count) +
-                                             " elements");
-      return spec.values;
+      std::copy_n(spec.values.begin() + first, n, out.begin());
+      return;
     case DataSpec::Kind::FillFloat32:
-      out.resize(count);
-      for (int64_t i = 0; i < count; ++i) {
-        const double x = static_cast<double>(i);
+      for (int64_t i = 0; i < n; ++i) {
+        const double x = static_cast<double>(first + i);
         // Rounded through float32 as the name says (the Hub harness fills a Float32Array).
         out[i] = static_cast<float>(spec.scale * (std::sin(x * spec.sinStep) + std::cos(x * spec.cosStep)));
       }
-      return out;
-    case DataSpec::Kind::Random: {
-      out.resize(count);
-      uint64_t state = spec.seed;
-      for (int64_t i = 0; i < count; ++i) out[i] = spec.min + (spec.max - spec.min) * splitmixUniform(state);
-      return out;
-    }
+      return;
+    case DataSpec::Kind::Random:
+      for (int64_t i = 0; i < n; ++i) out[i] = spec.min + (spec.max - spec.min) * splitmixUniform(state);
+      return;
     case DataSpec::Kind::Fill:
-      out.assign(count, spec.value);
-      return out;
+      std::fill(out.begin(), out.end(), spec.value);
+      return;
   }
-  return out;
 }
 
-HostTensor materialize(const DataSpec& spec, DType dtype, const Shape& shape) {
-  int64_t count = 1;
+void checkValueCount(const DataSpec& spec, int64_t count) {
+  if (count < 0) throw Error(ErrorCode::InvalidArgument, "negative element count");
+  if (spec.kind == DataSpec::Kind::Values && static_cast<int64_t>(spec.values.size()) != count)
+    throw Error(ErrorCode::Manifest, "data has " + std::to_string(spec.values.size()) +
+                                         " values but the shape holds " + std::to_string(count) +
+                                         " elements");
+}
+
+// The element count of `shape`, or an error naming the shape when its tensor would hold more than
+// kMaxMaterializedBytes of `dtype` (checked dimension by dimension, so no product overflows).
+int64_t countWithinLimit(DType dtype, const Shape& shape) {
+  const uint64_t maxElements = kMaxMaterializedBytes / dtypeBytes(dtype);
+  uint64_t count = 1;
   bool tooMany = false;
   for (int64_t d : shape) {
     if (d < 0)
       throw Error(ErrorCode::Manifest, "negative dimension " + std::to_string(d) + " in a tensor shape");
-    if (d != 0 && count > kMaxMaterializedElements / d) tooMany = true;
-    count = tooMany ? count : count * d;
+    if (d != 0 && count > maxElements / static_cast<uint64_t>(d)) tooMany = true;
+    count = tooMany ? count : count * static_cast<uint64_t>(d);
   }
   if (tooMany && std::find(shape.begin(), shape.end(), int64_t{0}) == shape.end()) {
     std::string text;
     for (int64_t d : shape) text += (text.empty() ? "" : ", ") + std::to_string(d);
-    throw Error(ErrorCode::Manifest,
-                "tensor shape [" + text + "] holds more than " + std::to_string(kMaxMaterializedElements) +
-                    " elements, the limit for test and bench data (nothing was allocated)");
+    throw Error(ErrorCode::Manifest, "tensor shape [" + text + "] of " + std::string(dtypeName(dtype)) +
+                                         " holds more than " + std::to_string(kMaxMaterializedBytes) +
+                                         " bytes, the limit for test and bench data (nothing was allocated)");
   }
-  const std::vector<double> v = generateValues(spec, tooMany ? 0 : numel(shape));
-  const bool integral = dtype != DType::Float32 && dtype != DType::Float16;
-  if (integral && spec.kind == DataSpec::Kind::Random) {
-    // Integer tensors get the floor of the uniform value, so min/max bound them as expected.
-    std::vector<double> f(v.size());
-    for (size_t i = 0; i < v.size(); ++i) f[i] = std::floor(v[i]);
-    return HostTensor::fromDoubles(dtype, shape, f);
+  return tooMany ? 0 : static_cast<int64_t>(count);
+}
+
+}  // namespace
+
+std::vector<double> generateValues(const DataSpec& spec, int64_t count) {
+  checkValueCount(spec, count);
+  std::vector<double> out(static_cast<size_t>(count));
+  uint64_t state = spec.seed;
+  generateChunk(spec, 0, out, state);
+  return out;
+}
+
+HostTensor materialize(const DataSpec& spec, DType dtype, const Shape& shape) {
+  const int64_t count = countWithinLimit(dtype, shape);
+  checkValueCount(spec, count);
+  // Integer tensors get the floor of a random value, so min/max bound them as expected.
+  const bool floorRandom =
+      dtype != DType::Float32 && dtype != DType::Float16 && spec.kind == DataSpec::Kind::Random;
+  constexpr int64_t kChunk = int64_t{1} << 16;
+  std::vector<double> chunk(static_cast<size_t>(std::min(count, kChunk)));
+  if (count <= kChunk) {  // one piece: no copy
+    uint64_t state = spec.seed;
+    generateChunk(spec, 0, chunk, state);
+    if (floorRandom)
+      for (double& x : chunk) x = std::floor(x);
+    return HostTensor::fromDoubles(dtype, shape, chunk);
   }
-  return HostTensor::fromDoubles(dtype, shape, v);
+  HostTensor out(dtype, shape);
+  const size_t elementBytes = dtypeBytes(dtype);
+  uint64_t state = spec.seed;
+  for (int64_t first = 0; first < count; first += kChunk) {
+    const int64_t n = std::min(kChunk, count - first);
+    std::span<double> part(chunk.data(), static_cast<size_t>(n));
+    generateChunk(spec, first, part, state);
+    if (floorRandom)
+      for (double& x : part) x = std::floor(x);
+    const HostTensor piece = HostTensor::fromDoubles(dtype, {n}, part);
+    std::copy(piece.bytes().begin(), piece.bytes().end(),
+              out.bytes().begin() + static_cast<ptrdiff_t>(first * elementBytes));
+  }
+  return out;
 }
 
 }  // namespace wgk::package

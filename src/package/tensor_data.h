@@ -44,9 +44,10 @@ std::vector<double> parseNumberList(const Json& j, const std::string& path);
 // range they are stored as +-inf on purpose (the Hub harness's Float32Array does the same).
 void checkDataFitsDtype(const DataSpec& spec, DType dtype, const std::string& path);
 
-// test.json / bench.json data is generated on the host as doubles first: a shape beyond this is
-// refused before anything is allocated (the largest bench case holds 2^27 elements).
-inline constexpr int64_t kMaxMaterializedElements = int64_t{1} << 28;
+// test.json / bench.json data is generated on the host a chunk at a time straight into the tensor:
+// a tensor of more bytes than this is refused before anything is allocated (the largest bench case,
+// Gather's 256000 x 2048 float16 embedding table, holds 1,000 MiB).
+inline constexpr uint64_t kMaxMaterializedBytes = uint64_t{1} << 31;
 
 // The element values as doubles (before dtype rounding). Values must have exactly `count` entries.
 std::vector<double> generateValues(const DataSpec& spec, int64_t count);

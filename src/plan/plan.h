@@ -146,6 +146,14 @@ class Planner {
   std::shared_ptr<const package::Package> package_;
 };
 
+// Every input is bound whole as storage, in its port's storage layout: Error(Contract) "input 'X' has
+// N bytes, more than the device's maxStorageBufferBindingSize (M)" for one that cannot be. Planner::plan
+// applies it (and the same rule to outputs) after choosing a variant, so that a request no variant
+// takes says that first, as the Hub's loader does; the runtime applies it before planning a call,
+// where it is the most direct answer.
+void checkInputBindingLimits(const package::Manifest& m, const PlanRequest& request,
+                             const DeviceProfile& device);
+
 // WGSL declarations of one pass's bindings (exposed for tests and docs): every uniform struct
 // first (padded with u32 `_padN` fields to a multiple of four; one declaration per struct name),
 // then one `@group(0) @binding(i) var<...> name: type;` line per binding.

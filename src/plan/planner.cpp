@@ -8,6 +8,7 @@
 #include "core/shape_text.h"
 #include "expr/budget.h"
 #include "expr/expression.h"
+#include "package/storage_layout.h"
 #include "plan/plan_explain.h"
 #include "plan/plan_internal.h"
 #include "wgk/error.h"
@@ -303,6 +304,25 @@ void checkIntermediateLimits(const Plan& plan, const DeviceProfile& device) {
   }
 }
 
+// Every input and output is bound whole as storage (the runtime binds the caller's tensor, in the
+// port's storage layout): one too large for the binding limit cannot run on any variant. `plan`
+// refuses it as `run` does (one rule), after the variant is chosen.
+std::string overBindingLimit(const std::string& what, uint64_t bytes, uint64_t max) {
+  return what + " " + std::to_string(bytes) + " bytes, more than the device's maxStorageBufferBindingSize (" +
+         std::to_string(max) + ")";
+}
+
+void checkOutputLimits(const Manifest& m, const Plan& plan, const DeviceProfile& device) {
+  const uint64_t maxStorage = limitOr(device, "maxStorageBufferBindingSize");
+  for (const PlannedOutput& o : plan.outputs) {
+    const package::PortSpec* port = m.findPort(o.name);
+    if (port && port->isInput()) continue;  // in/out: bound as its input, checked there
+    if (const uint64_t bytes = package::storageFor(port, o.dtype).bytes(o.shape); bytes > maxStorage)
+      throw Error(ErrorCode::Contract,
+                  overBindingLimit("output '" + o.name + "' would have", bytes, maxStorage));
+  }
+}
+
 void checkUniformLimits(const Plan& plan, const DeviceProfile& device) {
   const uint64_t maxUniform = limitOr(device, "maxUniformBufferBindingSize");
   for (const PlannedPass& pass : plan.passes)
@@ -315,6 +335,14 @@ void checkUniformLimits(const Plan& plan, const DeviceProfile& device) {
 }
 
 }  // namespace
+
+void checkInputBindingLimits(const Manifest& m, const PlanRequest& req, const DeviceProfile& device) {
+  const uint64_t maxStorage = limitOr(device, "maxStorageBufferBindingSize");
+  for (const auto& [name, t] : req.inputs)
+    if (const uint64_t bytes = package::storageFor(m.findPort(name), t.dtype).bytes(t.shape);
+        bytes > maxStorage)
+      throw Error(ErrorCode::Contract, overBindingLimit("input '" + name + "' has", bytes, maxStorage));
+}
 
 Planner::Planner(std::shared_ptr<const package::Package> package) : package_(std::move(package)) {
   if (!package_) throw Error(ErrorCode::InvalidArgument, "Planner needs a package");
@@ -387,6 +415,10 @@ Plan Planner::plan(const PlanRequest& request, const DeviceProfile& device,
       plan.passes = planPasses(*package_, v, *scope, derived, rs, req, device, options);
       checkUniformLimits(plan, device);
     });
+    // Last, so that a request no variant takes (or whose dispatch fails) says that first, as the
+    // Hub's loader does; these are the limits createBindGroup would refuse at run time.
+    checkInputBindingLimits(m, request, device);
+    checkOutputLimits(m, plan, device);
     return plan;
   });
 }

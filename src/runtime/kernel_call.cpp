@@ -33,10 +33,6 @@ Bound boundOf(const GpuTensor& g, uint64_t bytes) {
   return {g.buffer, g.offset, std::min(bindSize(bytes), gpu::bufferSize(g.buffer) - g.offset)};
 }
 
-// "[2, 8]"
-std::string maxBindingMessage(const std::string& what, uint64_t max) {
-  return what + " bytes, more than the device's maxStorageBufferBindingSize (" + std::to_string(max) + ")";
-}
 }  // namespace
 
 CallRecord::~CallRecord() {
@@ -95,7 +91,6 @@ std::shared_ptr<PreparedPlan> KernelImpl::resolveSlow(const std::map<std::string
                                                       const CallOptions& options,
                                                       const std::map<std::string, expr::Value>& tunables) {
   const package::Manifest& m = planner_.package().manifest();
-  const uint64_t maxBinding = runtime_.maxStorageBinding();
   plan::PlanRequest request;
   for (const auto& [name, ref] : inputs) {
     request.inputs[name] = {ref.dtype(), ref.shape()};
@@ -106,12 +101,10 @@ std::shared_ptr<PreparedPlan> KernelImpl::resolveSlow(const std::map<std::string
           "input '" + name + "' is a GPU tensor, but its port stores it " +
               (layout.packed ? std::string("packed") : "as " + std::string(dtypeName(layout.storage))) +
               ": pass a host tensor (the runtime converts it)");
-    // Checked before planning: every tensor is bound whole, so no variant could take it, and this
-    // says why more directly than each variant's rejection would.
-    if (const uint64_t bytes = layout.bytes(ref.shape()); bytes > maxBinding)
-      throw Error(ErrorCode::Contract,
-                  maxBindingMessage("input '" + name + "' has " + std::to_string(bytes), maxBinding));
   }
+  // Before planning: a tensor too large to bind says so directly rather than through each variant's
+  // rejection (the planner applies the same rule, and the output one, after choosing a variant).
+  plan::checkInputBindingLimits(m, request, runtime_.profile());
   request.attrs = runtime::toValues(options.attrs);
   request.args = runtime::toValues(options.args);
   for (const auto& [name, t] : options.outputs) {
@@ -136,13 +129,6 @@ std::shared_ptr<PreparedPlan> KernelImpl::resolveSlow(const std::map<std::string
                                              "; the manifest derives " + std::string(dtypeName(o.dtype)) +
                                              " " + shapeText(o.shape) + " for these inputs");
     }
-    const package::PortSpec* port = m.findPort(o.name);
-    if (port && port->isInput()) continue;  // in/out: bound as its input
-    const uint64_t bytes = runtime::storageFor(port, o.dtype).bytes(o.shape);
-    if (bytes > maxBinding)
-      throw Error(
-          ErrorCode::Contract,
-          maxBindingMessage("output '" + o.name + "' would have " + std::to_string(bytes), maxBinding));
   }
   if (tunables.empty()) remember(inputs, options, prepared);
   return prepared;

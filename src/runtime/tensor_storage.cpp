@@ -23,30 +23,6 @@ void store(std::byte* p, T v) {
 
 }  // namespace
 
-uint64_t deviceBytes(DType dtype, const Shape& shape) {
-  return static_cast<uint64_t>(numel(shape)) * storageBytes(dtype);
-}
-
-uint64_t StorageLayout::bytes(const Shape& shape) const {
-  if (packed) return (static_cast<uint64_t>(numel(shape)) + 3) / 4 * 4;
-  return deviceBytes(storage, shape);
-}
-
-bool StorageLayout::identity() const {
-  return !packed && logical == storage && storageBytes(storage) == dtypeBytes(storage);
-}
-
-StorageLayout storageFor(const package::PortSpec* port, DType logical) {
-  StorageLayout l;
-  l.logical = logical;
-  l.storage = logical;
-  if (!port) return l;
-  if (port->storage && logical == DType::Int64) l.storage = *port->storage;
-  l.packed = port->packed && logical == DType::Uint8;
-  l.narrowing = port->narrowing;
-  return l;
-}
-
 std::vector<std::byte> toDevice(const HostTensor& host, const StorageLayout& l, const std::string& name) {
   const int64_t n = host.numel();
   const std::byte* src = host.bytes().data();
@@ -80,11 +56,13 @@ std::vector<std::byte> toDevice(const HostTensor& host, const StorageLayout& l, 
       for (int64_t i = 0; i < n; ++i) store(out.data() + 4 * i, static_cast<int32_t>(load<int8_t>(src + i)));
       break;
     case DType::Int16:
-      for (int64_t i = 0; i < n; ++i) store(out.data() + 4 * i, static_cast<int32_t>(load<int16_t>(src + 2 * i)));
+      for (int64_t i = 0; i < n; ++i)
+        store(out.data() + 4 * i, static_cast<int32_t>(load<int16_t>(src + 2 * i)));
       break;
     case DType::Uint8:
     case DType::Bool:
-      for (int64_t i = 0; i < n; ++i) store(out.data() + 4 * i, static_cast<uint32_t>(load<uint8_t>(src + i)));
+      for (int64_t i = 0; i < n; ++i)
+        store(out.data() + 4 * i, static_cast<uint32_t>(load<uint8_t>(src + i)));
       break;
     default:
       std::memcpy(out.data(), src, out.size());
@@ -103,7 +81,8 @@ void fromDevice(std::span<const std::byte> dev, HostTensor& out, const StorageLa
   }
   if (l.logical == DType::Int64 && l.storage != DType::Int64) {
     for (int64_t i = 0; i < n; ++i) {
-      const int64_t v = l.storage == DType::Int32 ? load<int32_t>(dev.data() + 4 * i) : load<uint32_t>(dev.data() + 4 * i);
+      const int64_t v =
+          l.storage == DType::Int32 ? load<int32_t>(dev.data() + 4 * i) : load<uint32_t>(dev.data() + 4 * i);
       store(dst + 8 * i, v);
     }
     return;
@@ -113,13 +92,16 @@ void fromDevice(std::span<const std::byte> dev, HostTensor& out, const StorageLa
       for (int64_t i = 0; i < n; ++i) store(dst + i, static_cast<int8_t>(load<int32_t>(dev.data() + 4 * i)));
       break;
     case DType::Int16:
-      for (int64_t i = 0; i < n; ++i) store(dst + 2 * i, static_cast<int16_t>(load<int32_t>(dev.data() + 4 * i)));
+      for (int64_t i = 0; i < n; ++i)
+        store(dst + 2 * i, static_cast<int16_t>(load<int32_t>(dev.data() + 4 * i)));
       break;
     case DType::Uint8:
-      for (int64_t i = 0; i < n; ++i) store(dst + i, static_cast<uint8_t>(load<uint32_t>(dev.data() + 4 * i)));
+      for (int64_t i = 0; i < n; ++i)
+        store(dst + i, static_cast<uint8_t>(load<uint32_t>(dev.data() + 4 * i)));
       break;
     case DType::Bool:
-      for (int64_t i = 0; i < n; ++i) store(dst + i, static_cast<uint8_t>(load<uint32_t>(dev.data() + 4 * i) != 0));
+      for (int64_t i = 0; i < n; ++i)
+        store(dst + i, static_cast<uint8_t>(load<uint32_t>(dev.data() + 4 * i) != 0));
       break;
     default:
       std::memcpy(dst, dev.data(), out.byteSize());

@@ -65,13 +65,19 @@ TEST(HostileInput, HugeTestShapeIsRefusedBeforeAllocating) {
   DataSpec fill;
   fill.kind = DataSpec::Kind::Fill;
   const auto start = std::chrono::steady_clock::now();
-  // 20000 x 20000 doubles would be 3.2 GB on the host before any size check.
+  // 30000 x 30000 float32 would be 3.6 GB on the host before any size check; float16 of the same
+  // shape, 1.8 GB, is within the limit (so the limit is in bytes of the dtype, not elements).
   expectError(
       [&] {
-        materialize(fill, DType::Float32, {20000, 20000});
+        materialize(fill, DType::Float32, {30000, 30000});
       },
       ErrorCode::Manifest,
-      {"tensor shape [20000, 20000] holds more than 268435456 elements", "nothing was allocated"});
+      {"tensor shape [30000, 30000] of float32 holds more than 2147483648 bytes", "nothing was allocated"});
+  expectError(
+      [&] {
+        materialize(fill, DType::Float16, {40000, 30000});
+      },
+      ErrorCode::Manifest, {"[40000, 30000] of float16 holds more than 2147483648 bytes"});
   // Dimensions whose product overflows 64 bits are refused the same way.
   expectError(
       [&] {
@@ -83,8 +89,8 @@ TEST(HostileInput, HugeTestShapeIsRefusedBeforeAllocating) {
 }
 
 TEST(HostileInput, IntegersBeyondInt64AreRefusedNotWrapped) {
-  expectError([] { literalValueFromJson(wgk::parseOrderedJson("18446744073709551614", "x")); }, ErrorCode::Manifest,
-              {"18446744073709551614 does not fit in 64 signed bits"});
+  expectError([] { literalValueFromJson(wgk::parseOrderedJson("18446744073709551614", "x")); },
+              ErrorCode::Manifest, {"18446744073709551614 does not fit in 64 signed bits"});
   EXPECT_EQ(literalValueFromJson(wgk::parseOrderedJson("9223372036854775807", "x")).asInt(), INT64_MAX);
 }
 

@@ -232,6 +232,37 @@ TEST(TestFile, RandomIsSplitmix64) {
   for (int i = 0; i < 10; ++i) EXPECT_EQ(h.at(i), roundToHalf(static_cast<float>(a[i])));
 }
 
+// Large tensors are generated a chunk at a time straight into the tensor: the same bytes as the
+// values generated whole, for every kind of data (random continues its stream across chunks).
+TEST(TestFile, ChunkedGenerationEqualsWholeGeneration) {
+  const int64_t n = 200003;  // four chunks of 2^16, the last partial
+  DataSpec random;
+  random.kind = DataSpec::Kind::Random;
+  random.seed = 7;
+  random.min = -3;
+  random.max = 1000;
+  DataSpec wave;
+  wave.kind = DataSpec::Kind::FillFloat32;
+  wave.sinStep = 0.01;
+  wave.cosStep = 0.003;
+  wave.scale = 2;
+  DataSpec values;
+  values.kind = DataSpec::Kind::Values;
+  for (int64_t i = 0; i < n; ++i) values.values.push_back(static_cast<double>(i % 977));
+  for (const DataSpec* d : {&random, &wave, &values})
+    for (DType t : {DType::Float32, DType::Float16, DType::Int32}) {
+      if (t == DType::Int32 && d == &wave) continue;
+      std::vector<double> whole = generateValues(*d, n);
+      if (t == DType::Int32 && d->kind == DataSpec::Kind::Random)
+        for (double& x : whole) x = std::floor(x);
+      const HostTensor want = HostTensor::fromDoubles(t, {n}, whole);
+      const HostTensor got = materialize(*d, t, {n});
+      ASSERT_EQ(got.byteSize(), want.byteSize());
+      EXPECT_TRUE(std::equal(got.bytes().begin(), got.bytes().end(), want.bytes().begin()))
+          << "data kind " << static_cast<int>(d->kind) << ", " << dtypeName(t);
+    }
+}
+
 TEST(TestFile, Errors) {
   expectError(R"({"cases": [{"name": "x", "inputs": {}, "outputs": {}, "extra": 1}]})", false,
               {"/cases/0/extra", "unknown field"});

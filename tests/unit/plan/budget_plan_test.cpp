@@ -72,14 +72,18 @@ TEST(PlanDeviceLimits, IntermediatesAndUniformsBeyondTheDeviceLimitsAreRefused) 
   const package::Json m = scaleJson();
   const DeviceProfile& lavapipe = profile("lavapipe");
   const uint64_t maxBinding = lavapipe.limit("maxStorageBufferBindingSize");
-  // tmp is [n] float32: n elements of 4 bytes.
-  EXPECT_NO_THROW(planScale(m, int64_t(maxBinding / 4)));
-  expectError(ErrorCode::Contract, [&] { planScale(m, int64_t(maxBinding / 4) + 1); },
+  // tmp made 2^20 times x's size ([n * 1048576] float32: 4 MiB per element of x), so that it
+  // meets the limits while the inputs stay small (inputs beyond the limit are refused first).
+  package::Json wide = m;
+  wide["variants"][0]["variants"][0]["intermediates"][0]["shape"] = "[n * 1048576]";
+  const int64_t fits = int64_t(maxBinding >> 22);
+  EXPECT_NO_THROW(planScale(wide, fits));
+  expectError(ErrorCode::Contract, [&] { planScale(wide, fits + 1); },
               {"intermediate 'tmp'",
                "more than the device's maxStorageBufferBindingSize (" + std::to_string(maxBinding) + ")"});
-  expectError(ErrorCode::Contract, [&] { planScale(m, int64_t{2} << 30); },  // 8 GiB
+  expectError(ErrorCode::Contract, [&] { planScale(wide, int64_t{1} << 11); },  // 8 GiB
               {"intermediate 'tmp'", "maxBufferSize"});
-  expectError(ErrorCode::Contract, [&] { planScale(m, int64_t{1} << 40); },  // 4 TiB
+  expectError(ErrorCode::Contract, [&] { planScale(wide, int64_t{1} << 20); },  // 4 TiB
               {"intermediate 'tmp'", "4398046511104 bytes", "maxBufferSize"});
   // An 80 KB uniform struct: 20,480 u32 fields.
   package::Json big = m;
@@ -89,4 +93,27 @@ TEST(PlanDeviceLimits, IntermediatesAndUniformsBeyondTheDeviceLimitsAreRefused) 
   big["bindings"]["params"]["struct"] = fields;
   expectError(ErrorCode::Contract, [&] { planScale(big, 64); },
               {"uniform", "81920 bytes", "maxUniformBufferBindingSize (65536)"});
+}
+
+// `plan` accepted inputs and outputs just over the binding limit, which only `run` refused: every
+// tensor is bound whole, so the planner applies the same limit (inputs before any variant is judged).
+TEST(PlanDeviceLimits, InputsAndOutputsBeyondTheBindingLimitAreRefused) {
+  package::Json m = scaleJson();
+  // tmp made one element, so that only x, acc and y meet the limit.
+  m["variants"][0]["variants"][0]["intermediates"][0]["shape"] = "[1]";
+  const uint64_t maxBinding = profile("lavapipe").limit("maxStorageBufferBindingSize");
+  const int64_t fits = int64_t(maxBinding / 4);  // x and acc: [n] float32
+  EXPECT_NO_THROW(planScale(m, fits));
+  expectError(
+      ErrorCode::Contract, [&] { planScale(m, fits + 1); },
+      {"input 'acc' has " + std::to_string(maxBinding + 4) +
+           " bytes, more than the device's maxStorageBufferBindingSize (" + std::to_string(maxBinding) + ")",
+       "while planning wgk.test.Scale"});
+  // y derived 2^20 times x's size: 4 MiB per element of x.
+  package::Json wide = m;
+  wide["outputs"]["y"]["shape"] = "[n * 1048576]";
+  EXPECT_NO_THROW(planScale(wide, int64_t(maxBinding >> 22)));
+  expectError(ErrorCode::Contract, [&] { planScale(wide, int64_t(maxBinding >> 22) + 1); },
+              {"output 'y' would have " + std::to_string(maxBinding + (4u << 20)) + " bytes",
+               "maxStorageBufferBindingSize (" + std::to_string(maxBinding) + ")"});
 }

@@ -134,7 +134,7 @@ TEST(HubOracleParity, GoldenFileCoversEveryVariant) {
 
 TEST(HubOracleParity, MatMulPlansAreTheLoaders) {
   const Json& g = golden();
-  size_t compared = 0;
+  size_t compared = 0, bindingRefusals = 0;
   for (const auto& e : g.at("plans")) {
     const std::string req = e.at("request"), prof = e.at("profile");
     const std::string forced = e.at("forced").is_null() ? "" : e.at("forced").get<std::string>();
@@ -150,13 +150,25 @@ TEST(HubOracleParity, MatMulPlansAreTheLoaders) {
     } catch (const Error& x) {
       err = x;
     }
+    // wgk's planner also refuses a tensor beyond the binding limit, which the loader leaves to
+    // createBindGroup at run time: where it did and the loader planned, the choice is still compared,
+    // on the same profile with that one limit lifted.
+    if (err && !e.contains("error") && err->code() == ErrorCode::Contract &&
+        std::string(err->what()).find("maxStorageBufferBindingSize") != std::string::npos) {
+      DeviceProfile lifted = profile(prof);
+      lifted.limits["maxStorageBufferBindingSize"] = uint64_t{1} << 62;
+      err.reset();
+      p = matmul().plan(r, lifted, o);
+      ++bindingRefusals;
+    }
     ++compared;
     if (e.contains("error")) {
       // The loader refused: no variant (ErrorCode::NoVariant here), or the chosen one's plan
       // failed (a dispatch over the limit: some other code).
       const bool noVariant = e.at("error").get<std::string>().rfind("No supported WebGPU variant", 0) == 0;
       ASSERT_TRUE(err) << "wgk planned " << p->variant << "; the loader: " << e.at("error");
-      EXPECT_EQ(err->code() == ErrorCode::NoVariant, noVariant) << err->what() << "\nthe loader: " << e.at("error");
+      EXPECT_EQ(err->code() == ErrorCode::NoVariant, noVariant)
+          << err->what() << "\nthe loader: " << e.at("error");
     } else {
       ASSERT_FALSE(err) << err->what();
       EXPECT_EQ(p->variant, e.at("variant").get<std::string>());
@@ -198,4 +210,5 @@ TEST(HubOracleParity, MatMulPlansAreTheLoaders) {
     }
   }
   EXPECT_GT(compared, 1000u);
+  EXPECT_LT(bindingRefusals, compared / 10) << "the binding limit hid most of the comparison";
 }
