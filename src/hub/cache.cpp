@@ -149,6 +149,29 @@ void Cache::writeRefCheck(const RepoId& repo, const std::string& branch, const R
   writeFileAtomic(file, j.dump(2) + "\n");
 }
 
+std::optional<EndpointDownState> Cache::readEndpointDown(const std::string& endpoint) const {
+  fs::path file = root_ / "endpoints-down.json";
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return std::nullopt;
+  json j = readStateFile(file);
+  if (!j.is_object() || !j.contains(endpoint) || !j[endpoint].is_object()) return std::nullopt;
+  const json& e = j[endpoint];
+  if (!e.contains("at") || !e["at"].is_number_integer()) return std::nullopt;
+  const json why = e.value("why", json()), connected = e.value("connected", json());
+  return EndpointDownState{e["at"].get<int64_t>(), why.is_string() ? why.get<std::string>() : std::string(),
+                           connected.is_boolean() && connected.get<bool>()};
+}
+
+void Cache::writeEndpointDown(const std::string& endpoint, const EndpointDownState& state) {
+  FileLock lock(root_ / ".endpoints.lock");
+  fs::path file = root_ / "endpoints-down.json";
+  std::error_code ec;
+  json j = fs::exists(file, ec) ? readStateFile(file) : json::object();
+  if (!j.is_object()) j = json::object();
+  j[endpoint] = {{"at", state.at}, {"why", state.why}, {"connected", state.connected}};
+  writeFileAtomic(file, j.dump(2) + "\n");
+}
+
 fs::path Cache::stagingParent() const {
   const fs::path dir = root_ / ".tmp";
   refuseLinksBelow(root_, dir, "stage downloads in");

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "hub/endpoint_state.h"
 #include "hub/metadata.h"
 #include "hub/repo_ref.h"
 
@@ -74,6 +75,12 @@ class Cache {
 
   std::optional<RefCheck> readRefCheck(const RepoId& repo, const std::string& branch) const;
   void writeRefCheck(const RepoId& repo, const std::string& branch, const RefCheck& check);
+
+  // When an endpoint as a whole last failed (no connection, a timeout, a 5xx after the retries):
+  // <root>/endpoints-down.json, so that a later process asks it again, for any package, only once
+  // the refresh interval has passed (docs/hub.md "When the endpoint cannot be reached").
+  std::optional<EndpointDownState> readEndpointDown(const std::string& endpoint) const;
+  void writeEndpointDown(const std::string& endpoint, const EndpointDownState& state);
 
   // Where downloads are staged (<root>/.tmp). Error(Io) when it, or anything between it and the
   // root, is a symbolic link: staged files must land inside the cache.

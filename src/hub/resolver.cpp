@@ -171,6 +171,29 @@ std::optional<ResolvedPackage> fallback(Cache& cache, const RepoId& repo, const 
   throw e;
 }
 
+// An endpoint that failed as a whole is remembered in this process and in the cache, so that no
+// later load, of any package and in any process, waits on it inside the refresh interval.
+void rememberEndpointDown(Cache& cache, const HubOptions& o, int64_t now, const std::string& why,
+                          bool connected) {
+  markEndpointDown(o.endpoint, now, why, connected);
+  if (*o.refsTtlSec <= 0) return;
+  try {
+    cache.writeEndpointDown(o.endpoint, {now, why, connected});
+  } catch (const Error& e) {
+    // A read-only cache only costs later processes a question each.
+    log::info("hub", "could not record that " + o.endpoint + " is down: " + e.message());
+  }
+}
+
+// Another process found the endpoint down inside the refresh interval: this one does not ask it
+// either, and announces it as that process did (once, as "could not be reached").
+void recallEndpointDown(const Cache& cache, const HubOptions& o, int64_t now) {
+  if (*o.refsTtlSec <= 0 || endpointDownRecently(o.endpoint, *o.refsTtlSec, now)) return;
+  if (auto d = cache.readEndpointDown(o.endpoint))
+    if (d->at <= now && now - d->at < *o.refsTtlSec)
+      markEndpointDown(o.endpoint, d->at, d->why, d->connected);
+}
+
 // The first line of an error (its message without the context chain), for an announcement.
 std::string firstLine(const Error& e) {
   return e.message().substr(0, e.message().find('\n'));
@@ -193,13 +216,10 @@ ResolvedPackage resolveBranch(Cache& cache, const RepoId& repo, const PackageReq
       if (auto f = fromEmbedded(repo, pinnedTo(*ref), o))
         return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
     }
-  // An endpoint that could not answer a moment ago is not asked again until the TTL passes: for
-  // this branch (refs-checked.json, across processes), and in this process for any package when it
-  // could not be reached at all.
-  if (fresh && !check->reachable)
-    if (auto r = fallback(cache, repo, req, o,
-                          check->detail + ", asked " + std::to_string(now - check->at) + " s ago", nullptr))
-      return *r;
+  // An endpoint that could not answer a moment ago is not asked again until the TTL passes: for any
+  // package when it failed as a whole (in this process, or in another: endpoints-down.json), and
+  // for this branch when it only lacked it (refs-checked.json).
+  if (!o.requireEndpoint) recallEndpointDown(cache, o, now);
   if (!o.requireEndpoint)
     if (auto down = endpointDownRecently(o.endpoint, *o.refsTtlSec, now)) {
       const std::string why = down->why + ", " + std::to_string(now - down->at) + " s ago";
@@ -208,6 +228,10 @@ ResolvedPackage resolveBranch(Cache& cache, const RepoId& repo, const PackageReq
                                       branch + " of " + repo.str());
       unreachableAndMissing(repo, o, e, why, down->connected);
     }
+  if (fresh && !check->reachable)
+    if (auto r = fallback(cache, repo, req, o,
+                          check->detail + ", asked " + std::to_string(now - check->at) + " s ago", nullptr))
+      return *r;
   CommitAnswer answer;
   const HubOptions timed = withDownloadDeadline(o);  // the question and the download: one deadline
   try {
@@ -216,7 +240,7 @@ ResolvedPackage resolveBranch(Cache& cache, const RepoId& repo, const PackageReq
     if (e.code() != ErrorCode::NotFound && e.code() != ErrorCode::Network) throw;
     const auto* downError = dynamic_cast<const EndpointDown*>(&e);
     const bool down = downError != nullptr, connected = down && downError->connected();
-    if (down) markEndpointDown(o.endpoint, now, firstLine(e), connected);
+    if (down) rememberEndpointDown(cache, o, now, firstLine(e), connected);
     e.with("while asking " + o.endpoint + " which commit " + branch + " of " + repo.str() + " names");
     if (!o.requireEndpoint) {
       cache.writeRefCheck(repo, branch, {now, false, firstLine(e)});
@@ -242,6 +266,7 @@ ResolvedPackage resolveBranch(Cache& cache, const RepoId& repo, const PackageReq
 // endpoint unreachable (then at once, without waiting on it again).
 Found pinnedFromNetwork(Cache& cache, const RepoId& repo, const PackageRequest& req, const HubOptions& o) {
   const int64_t now = std::time(nullptr);
+  if (!o.requireEndpoint) recallEndpointDown(cache, o, now);
   if (!o.requireEndpoint)
     if (auto down = endpointDownRecently(o.endpoint, *o.refsTtlSec, now)) {
       const std::string why = down->why + ", " + std::to_string(now - down->at) + " s ago";
@@ -254,7 +279,7 @@ Found pinnedFromNetwork(Cache& cache, const RepoId& repo, const PackageRequest& 
   } catch (Error& e) {
     const auto* down = dynamic_cast<const EndpointDown*>(&e);
     if (!down) throw;
-    markEndpointDown(o.endpoint, now, firstLine(e), down->connected());
+    rememberEndpointDown(cache, o, now, firstLine(e), down->connected());
     unreachableAndMissing(repo, o, e, firstLine(e), down->connected());
   }
 }

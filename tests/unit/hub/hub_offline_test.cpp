@@ -97,6 +97,35 @@ TEST_F(HubOffline, NoLaterLoadWaitsOnAnEndpointThatDidNotAnswer) {
   EXPECT_EQ(slow.log().size(), asked + 1);
 }
 
+// Across processes too (the fresh-clone walk of 2026-12-06: `wgk plan` of another package asked
+// again, and a second `wgk info` said "could not say which commit v1 of ... names" instead of the
+// endpoint-wide line): a later process asks the failed endpoint for no package inside the interval
+// and announces it once as the first process did.
+TEST_F(HubOffline, ALaterProcessNeitherAsksAFailedEndpointNorNamesEachPackage) {
+  test::Scratch empty;
+  test::HubServer slow(empty.path());
+  HubOptions o = options(slow.endpoint("slow"));
+  o.http.maxAttempts = 1;
+  resolvePackage(kRepo, v1(), o);
+  const size_t asked = slow.log().size();
+  ASSERT_EQ(asked, 1u);
+  for (const std::string& repo : {kOtherRepo, kRepo}) {
+    forgetEndpointStates();  // a new process, with the same cache
+    notices_.clear();
+    ResolvedPackage r = resolvePackage(repo, v1(), o);
+    EXPECT_EQ(r.source, PackageOrigin::Embedded) << repo;
+    EXPECT_EQ(slow.log().size(), asked) << repo << " asked the endpoint that failed a moment ago";
+    ASSERT_EQ(notices_.size(), 1u) << repo;
+    EXPECT_NE(notices_[0].find(o.endpoint + " could not answer ("), std::string::npos) << notices_[0];
+    EXPECT_EQ(notices_[0].find("could not say which commit"), std::string::npos) << notices_[0];
+  }
+  // Once the interval is over (0: ask on every resolve), it is asked again.
+  forgetEndpointStates();
+  o.refsTtlSec = 0;
+  resolvePackage(kOtherRepo, v1(), o);
+  EXPECT_EQ(slow.log().size(), asked + 1);
+}
+
 // By default the announcement is a warning of wgk's log: WGK_LOG=error (or `wgk --quiet`) hides it.
 TEST_F(HubOffline, TheAnnouncementGoesThroughTheLog) {
   std::vector<std::string> lines;
