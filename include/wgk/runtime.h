@@ -196,6 +196,13 @@ struct RuntimeOptions {
   bool deferCalls = true;
   uint32_t deferMaxCalls = 64;  // the pending buffer's bound, in calls (0: 64)
   uint32_t deferMaxUs = 500;    // the longest a deferred call waits for a later one (0: 500)
+  // The persistent pipeline cache: Dawn's compiled code (Tint's SPIR-V, the driver's pipeline cache
+  // data) kept under <cacheDir>/pipelines/, one folder per adapter, driver and Dawn build, so a later
+  // process compiles nothing this one compiled. false (or WGK_NO_PIPELINE_CACHE=1) compiles every
+  // pipeline anew and writes nothing. A cache folder that cannot be used (a symbolic link below
+  // cacheDir, no permission) is skipped with a warning, never an error.
+  bool pipelineCache = true;
+  uint64_t pipelineCacheMaxBytes = 0;  // least recently used entries go past it (0: 256 MiB)
 };
 
 struct CacheStats {
@@ -209,6 +216,11 @@ struct CacheStats {
   uint64_t deferredCalls = 0;   // Kernel::calls recorded into the pending buffer
   uint64_t flushes = 0;         // pending buffers submitted
   uint64_t pendingCalls = 0;    // deferred calls not yet submitted
+  // The persistent pipeline cache (RuntimeOptions::pipelineCache), over the runtime's life: Dawn's
+  // asks answered from disk (hits) or not (misses), blobs written, entries removed to stay under
+  // the size bound, and damaged or foreign files removed instead of being used.
+  uint64_t pipelineBlobHits = 0, pipelineBlobMisses = 0, pipelineBlobStores = 0;
+  uint64_t pipelineBlobEvictions = 0, pipelineBlobsRejected = 0;
 };
 
 class Runtime {

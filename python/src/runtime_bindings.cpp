@@ -173,6 +173,11 @@ void addInspection(py::class_<PyRuntime>& cls) {
             d["bind_group_hits"] = s.bindGroupHits;
             d["bind_group_misses"] = s.bindGroupMisses;
             d["pooled_buffers"] = s.pooledBuffers;
+            d["pipeline_blob_hits"] = s.pipelineBlobHits;
+            d["pipeline_blob_misses"] = s.pipelineBlobMisses;
+            d["pipeline_blob_stores"] = s.pipelineBlobStores;
+            d["pipeline_blob_evictions"] = s.pipelineBlobEvictions;
+            d["pipeline_blobs_rejected"] = s.pipelineBlobsRejected;
             return d;
           },
           "The runtime's cache counters (docs/runtime.md, Caches).")

@@ -1,5 +1,6 @@
 // wgk chain [PACKAGE...] [--full] [--calls N] [--repeat R] [--batch B] [--tag TAG | --case NAME]
-//   [--step | --no-step] [--step-hidden H] [--warm-calls N] [--no-defer] [--json] [--out FILE] [hub options]
+//   [--step | --no-step] [--step-hidden H] [--warm-calls N] [--no-defer] [--processes N]
+//   [--process-start | --no-process-start] [--json] [--out FILE] [hub options]
 // Per-op time of N back-to-back calls on GPU-resident tensors (issue 14), for each package's
 // smoke cases (default: a quick look, under a minute on lavapipe) or decode cases (--full: 2000
 // calls x 5 repetitions, the H200 measurement), and the decode step (FastGelu -> RMSNormalization ->
@@ -7,16 +8,23 @@
 // also "natural" (runtime-allocated outputs, the caller keeping only the newest) with the buffers
 // allocated per call, and the warm single-call host time. A table on stdout (or the JSON with --json),
 // rows as each package finishes, progress on stderr on a terminal, the evidence file with --out. Exit 1 when
-// a chain or a mode failed, or batched/replayed buffers differ from single calls.
+// a chain or a mode failed, or batched/replayed buffers differ from single calls. --processes N runs
+// the measurement in N fresh child processes and reports the spread of each chain's figures across
+// them; the process start (cold and warm `wgk run` of FastGelu's smallest bench case,
+// cli/support_process_start.h) is measured with the decode step or with --process-start.
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 
 #include "cli/command.h"
+#include "cli/support_process_start.h"
+#include "cli/support_processes.h"
 #include "cli/support_runtime.h"
 #include "cli/support_terminal.h"
 #include "harness/chain_runner.h"
+#include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::cli {
@@ -37,6 +45,8 @@ struct ChainArgs {
   std::vector<std::string> packages;
   harness::ChainOptions options;
   bool full = false, step = false, noStep = false, json = false, noDefer = false;
+  bool processStart = false, noProcessStart = false;
+  int processes = 1;
   int64_t stepHidden = 2048;
   std::string out;
   HubCliOptions hub;
@@ -138,6 +148,68 @@ void printFooter(const std::vector<harness::ChainResult>& results) {
       T::batched, T::replayed, T::unbatched, T::warmCall);
 }
 
+// FastGelu's cold and warm process start: the wall time of a fresh `wgk run` (median of 3 each).
+ProcessStart measureStart(Runtime& rt, const HubCliOptions& hub) {
+  const std::string repo = kStepRepos[0];
+  Kernel k = withContext("while loading " + repo, [&] { return rt.load(repo, loadOptionsFor(hub)); });
+  const std::string file = (wgk::introspect::package(k).webgpuDir() / "bench.json").string();
+  const package::BenchFile bench = package::loadBenchFile(file);
+  return withContext("while timing the process start of `wgk run " + repo + "`",
+                     [&] { return measureProcessStart(repo, smallestBenchCase(bench, file), 3); });
+}
+
+void printStart(const ProcessStart& s) {
+  std::printf(
+      "\nprocess start: `wgk run %s` of %s, spawn to exit, median of %zu: cold (empty pipeline cache) "
+      "%.0f ms, warm (the folder the cold run left) %.0f ms\n",
+      s.repo.c_str(), s.benchCase.c_str(), s.coldMs.size(), s.coldMsMedian, s.warmMsMedian);
+}
+
+// Per chain, the spread across the children of --processes of its host figures: the warm single
+// call and the per-op time of each mode, each child's median.
+nlohmann::json spreadsAcross(const std::vector<nlohmann::json>& children) {
+  nlohmann::json across = nlohmann::json::array();
+  const nlohmann::json& first = children.front().at("chains");
+  for (size_t i = 0; i < first.size(); ++i) {
+    nlohmann::json row = {{"name", first[i].at("name")}};
+    auto add = [&](const std::string& key, auto get) {
+      std::vector<double> v;
+      for (const auto& c : children) {
+        const nlohmann::json x = get(c.at("chains").at(i));
+        if (x.is_number()) v.push_back(x.get<double>());
+      }
+      if (v.size() == children.size()) row[key] = spreadOf(v).toJson();
+    };
+    add("warmCallUs", [](const nlohmann::json& c) { return c.value("warmCallUsMedian", nlohmann::json()); });
+    for (const char* mode : {"unbatched", "batched", "replayed"})
+      add(std::string(mode) + "UsPerOp", [mode](const nlohmann::json& c) {
+        return c.at("modes").at(mode).value("perOpUsMedian", nlohmann::json());
+      });
+    across.push_back(std::move(row));
+  }
+  return across;
+}
+
+void printSpreads(const nlohmann::json& across, int processes) {
+  std::printf(
+      "Across %d fresh processes: median of each process's median (min-max, spread = (max - min) / "
+      "median)\n\n",
+      processes);
+  std::printf("%-58s %28s %28s %28s\n", "chain", "warm call us", "unbatched us/op", "batched us/op");
+  auto cell = [](const nlohmann::json& row, const char* key) {
+    if (!row.contains(key)) return std::string("-");
+    const auto& s = row[key];
+    char buf[80];
+    std::snprintf(buf, sizeof buf, "%.2f (%.2f-%.2f, %.0f%%)", s["median"].get<double>(),
+                  s["min"].get<double>(), s["max"].get<double>(), s["spreadPct"].get<double>());
+    return std::string(buf);
+  };
+  for (const auto& row : across)
+    std::printf("%-58s %28s %28s %28s\n", row["name"].get<std::string>().c_str(),
+                cell(row, "warmCallUs").c_str(), cell(row, "unbatchedUsPerOp").c_str(),
+                cell(row, "batchedUsPerOp").c_str());
+}
+
 void writeJson(const std::string& path, const nlohmann::json& j) {
   std::ofstream out(path);
   if (!out) throw Error(ErrorCode::Io, "cannot write evidence file '" + path + "'");
@@ -145,10 +217,45 @@ void writeJson(const std::string& path, const nlohmann::json& j) {
   if (!out) throw Error(ErrorCode::Io, "writing evidence file '" + path + "' failed");
 }
 
+// --processes N: the first child's evidence, with every child's chains and the spreads added.
+void runChainsAcrossProcesses(const ChainArgs& a, bool start) {
+  std::vector<std::string> args = childArguments();
+  std::erase(args, std::string("--process-start"));
+  if (std::find(args.begin(), args.end(), "--no-process-start") == args.end())
+    args.push_back("--no-process-start");  // measured once, here
+  const std::vector<nlohmann::json> children = runChildren(args, a.processes);
+  nlohmann::json evidence = children.front();
+  evidence["processes"] = a.processes;
+  evidence["perProcess"] = nlohmann::json::array();
+  for (const auto& c : children) evidence["perProcess"].push_back(c.at("chains"));
+  evidence["acrossProcesses"] = spreadsAcross(children);
+  std::optional<ProcessStart> s;
+  if (start) {
+    auto rt = openRuntime(a.hub);
+    s = measureStart(*rt, a.hub);
+    evidence["processStart"] = s->toJson();
+  }
+  if (!a.out.empty()) {
+    writeJson(a.out, evidence);
+    std::fprintf(stderr, "chain: wrote %s\n", a.out.c_str());
+  }
+  if (a.json) {
+    std::cout << evidence.dump(2) << "\n";
+  } else {
+    std::printf("Chains on %s\n",
+                evidence["device"]["adapterInfo"].value("description", std::string("?")).c_str());
+    printSpreads(evidence["acrossProcesses"], a.processes);
+    if (s) printStart(*s);
+  }
+}
+
 void runChains(const ChainArgs& a) {
   const bool named = !a.packages.empty();
   const std::vector<std::string> packages = named ? a.packages : embeddedPackageRepos();
   const bool step = !a.noStep && (a.step || (!named && a.options.caseName.empty()));
+  const bool start = !a.noProcessStart && (a.processStart || step);
+  if (a.processes < 1) throw Error(ErrorCode::InvalidArgument, "--processes must be at least 1");
+  if (a.processes > 1) return runChainsAcrossProcesses(a, start);
   auto rt = openRuntime(a.hub);
   std::vector<harness::ChainResult> results;
   // Rows as each package's chains finish; on a terminal a progress line (package i of n, the
@@ -184,7 +291,12 @@ void runChains(const ChainArgs& a) {
                               [&] { return rt->load(kStepRepos[i], loadOptionsFor(a.hub)); });
     add(harness::runDecodeStepChain(*rt, k, a.stepHidden, a.options));
   }
-  const nlohmann::json evidence = harness::chainEvidenceJson(results, a.options, rt->device(), WGK_VERSION);
+  nlohmann::json evidence = harness::chainEvidenceJson(results, a.options, rt->device(), WGK_VERSION);
+  std::optional<ProcessStart> s;
+  if (start) {
+    s = measureStart(*rt, a.hub);
+    evidence["processStart"] = s->toJson();
+  }
   if (!a.out.empty()) {
     writeJson(a.out, evidence);
     std::fprintf(stderr, "chain: wrote %s\n", a.out.c_str());
@@ -193,6 +305,7 @@ void runChains(const ChainArgs& a) {
     std::cout << evidence.dump(2) << "\n";
   } else if (headerShown) {
     printFooter(results);
+    if (s) printStart(*s);
   }
   for (const auto& r : results)
     if (failed(r)) exitCode().value = 1;
@@ -230,6 +343,14 @@ void addChainCommand(CLI::App& app) {
   cmd->add_flag("--no-defer", a->noDefer,
                 "submit every single call at once (RuntimeOptions::deferCalls = false; default: device-only "
                 "calls are deferred and submitted together)");
+  cmd->add_option("--processes", a->processes,
+                  "measure in N fresh processes, one after another, and report the spread of each chain's "
+                  "figures across them (default 1: this one)");
+  auto* start =
+      cmd->add_flag("--process-start", a->processStart,
+                    "also time a cold and a warm `wgk run` of FastGelu's smallest bench case (default: "
+                    "with the decode step)");
+  cmd->add_flag("--no-process-start", a->noProcessStart, "skip the process start timing")->excludes(start);
   cmd->add_flag("--json", a->json, "print the evidence JSON on stdout instead of the table");
   cmd->add_option("--out", a->out, "write the evidence file (format wgk-chain/2)");
   addHubOptions(cmd, a->hub);

@@ -1,8 +1,9 @@
-// wgk overhead [PACKAGE...] [--calls N] [--warmup N] [--json] [hub options]
+// wgk overhead [PACKAGE...] [--calls N] [--warmup N] [--processes N] [--json] [hub options]
 // Host overhead of one Kernel::call: GPU-resident inputs, caller-given outputs, warm caches,
 // timestamps off (the runtime submits without waiting), for each package's smallest bench case.
 // Every call is timed on its own; the report gives the median (issue 4's figure) and spread.
-// With no PACKAGE, every embedded package is measured.
+// With no PACKAGE, every embedded package is measured. --processes N measures in N fresh child
+// processes, one after another, and reports the spread of their medians (cli/support_processes.h).
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/support_process_start.h"
+#include "cli/support_processes.h"
 #include "cli/support_runtime.h"
 #include "core/device_profile.h"
 #include "harness/bench_case.h"
@@ -27,6 +30,7 @@ using Clock = std::chrono::steady_clock;
 struct OverheadArgs {
   std::vector<std::string> packages;
   int64_t calls = 1000, warmup = 50;
+  int processes = 1;
   bool json = false;
   HubCliOptions hub;
 };
@@ -39,19 +43,6 @@ struct Measurement {
   CacheStats during;   // cache activity during the timed calls (all zero but hits when warm)
 };
 
-// The bench case with the fewest input bytes (the first of equals): the one where host work,
-// not GPU work, is the largest share of a call.
-const package::BenchCase& smallestCase(const package::BenchFile& bench, const std::string& file) {
-  if (bench.cases.empty()) throw Error(ErrorCode::Manifest, file + " has no cases");
-  auto bytesOf = [](const package::BenchCase& c) {
-    uint64_t n = 0;
-    for (const auto& [name, t] : c.inputs) n += tensorBytes(t.dtype, t.shape);
-    return n;
-  };
-  return *std::min_element(bench.cases.begin(), bench.cases.end(),
-                           [&](const auto& a, const auto& b) { return bytesOf(a) < bytesOf(b); });
-}
-
 double percentile(const std::vector<double>& sorted, double p) {
   const size_t i = static_cast<size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
   return sorted[std::min(i, sorted.size() - 1)];
@@ -61,7 +52,7 @@ Measurement measure(Runtime& rt, const std::string& repoOrPath, const OverheadAr
   Kernel kernel = rt.load(repoOrPath, loadOptionsFor(a.hub));
   const std::string file = (wgk::introspect::package(kernel).webgpuDir() / "bench.json").string();
   const package::BenchFile bench = package::loadBenchFile(file);
-  const package::BenchCase& bc = smallestCase(bench, file);
+  const package::BenchCase& bc = smallestBenchCase(bench, file);
 
   Measurement m;
   m.package = kernel.source().opId;
@@ -129,9 +120,62 @@ std::string deviceName(const DeviceProfile& p) {
   return "unknown device";
 }
 
+// --processes N: the same measurement in N fresh processes; per package the median of their
+// medians, min, max and (max - min) / median.
+void runAcrossProcesses(const OverheadArgs& a) {
+  const std::vector<nlohmann::json> children = runChildren(childArguments(), a.processes);
+  nlohmann::json out = {{"device", children.front().at("device")},
+                        {"calls", a.calls},
+                        {"warmup", a.warmup},
+                        {"processes", a.processes},
+                        {"results", nlohmann::json::array()}};
+  const nlohmann::json& first = children.front().at("results");
+  for (size_t i = 0; i < first.size(); ++i) {
+    std::vector<double> medians;
+    nlohmann::json each = nlohmann::json::array();
+    for (const auto& c : children) {
+      medians.push_back(c.at("results").at(i).at("medianUs").get<double>());
+      each.push_back(c.at("results").at(i));
+    }
+    const Spread s = spreadOf(medians);
+    out["results"].push_back({{"package", first[i].at("package")},
+                              {"case", first[i].at("case")},
+                              {"variant", first[i].at("variant")},
+                              {"medianUs", s.median},
+                              {"acrossProcesses", s.toJson()},
+                              {"perProcess", each}});
+  }
+  if (a.json) {
+    std::cout << out.dump(2) << "\n";
+    return;
+  }
+  const auto& info = out["device"]["adapterInfo"];
+  std::printf(
+      "Host overhead per Kernel::call on %s in %d fresh processes: each process's median of %lld calls\n"
+      "(after %lld warm-up calls); median, min and max across processes, spread = (max - min) / median.\n\n",
+      info.value("description", std::string("?")).c_str(), a.processes, static_cast<long long>(a.calls),
+      static_cast<long long>(a.warmup));
+  std::printf("%-36s %-26s %10s %8s %8s %9s  %s\n", "package", "bench case", "median us", "min us", "max us",
+              "spread %", "per process");
+  for (const auto& r : out["results"]) {
+    const auto& s = r["acrossProcesses"];
+    std::string each;
+    for (const auto& v : s["perProcess"]) {
+      char buf[32];
+      std::snprintf(buf, sizeof buf, "%s%.2f", each.empty() ? "" : " ", v.get<double>());
+      each += buf;
+    }
+    std::printf("%-36s %-26s %10.2f %8.2f %8.2f %9.1f  %s\n", r["package"].get<std::string>().c_str(),
+                r["case"].get<std::string>().c_str(), s["median"].get<double>(), s["min"].get<double>(),
+                s["max"].get<double>(), s["spreadPct"].get<double>(), each.c_str());
+  }
+}
+
 void runOverhead(const OverheadArgs& a) {
   if (a.calls < 1) throw Error(ErrorCode::InvalidArgument, "--calls must be at least 1");
   if (a.warmup < 0) throw Error(ErrorCode::InvalidArgument, "--warmup must not be negative");
+  if (a.processes < 1) throw Error(ErrorCode::InvalidArgument, "--processes must be at least 1");
+  if (a.processes > 1) return runAcrossProcesses(a);
   const std::vector<std::string> packages = a.packages.empty() ? embeddedPackageRepos() : a.packages;
   auto rt = openRuntime(a.hub);
   std::vector<Measurement> results;
@@ -191,6 +235,8 @@ void addOverheadCommand(CLI::App& app) {
                   "repo ids or package folders (default: every embedded package)");
   cmd->add_option("--calls,-n", args->calls, "timed calls per package (default 1000)");
   cmd->add_option("--warmup", args->warmup, "untimed calls first (default 50)");
+  cmd->add_option("--processes", args->processes,
+                  "measure in N fresh processes and report the spread across them (default 1: this one)");
   cmd->add_flag("--json", args->json, "report as JSON on stdout");
   addHubOptions(cmd, args->hub);
   cmd->callback([args] { runOverhead(*args); });

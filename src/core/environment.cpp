@@ -46,6 +46,7 @@ Environment readEnvironment() {
   e.offline = envFlagIsOn(var("WGK_OFFLINE"));
   e.noVerify = envFlagIsOn(var("WGK_NO_VERIFY"));
   e.noSubgroupMatrix = envFlagIsOn(var("WGK_NO_SUBGROUP_MATRIX"));
+  e.noPipelineCache = envFlagIsOn(var("WGK_NO_PIPELINE_CACHE"));
   e.log = var("WGK_LOG");
   e.webgpuLibrary = var("WGK_WEBGPU_LIBRARY");
   e.dawnNode = var("WGK_DAWN_NODE");

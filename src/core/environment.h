@@ -24,6 +24,7 @@ struct Environment {
   bool offline = false;       // WGK_OFFLINE
   bool noVerify = false;      // WGK_NO_VERIFY: package folders skip the digest check
   bool noSubgroupMatrix = false;  // WGK_NO_SUBGROUP_MATRIX: never request subgroup matrices
+  bool noPipelineCache = false;   // WGK_NO_PIPELINE_CACHE: no persistent pipeline cache
   std::string log;            // WGK_LOG: error, warn, info or debug (core/log.h checks it)
   std::string webgpuLibrary;  // WGK_WEBGPU_LIBRARY
   std::string dawnNode;       // WGK_DAWN_NODE

@@ -70,6 +70,17 @@ WGPUAdapter requestAdapter(DeviceState& s, const DeviceOptions& o) {
   return r.handle;
 }
 
+// Dawn's blob cache hooks (gpu/blob_cache.h). userdata1 is the BlobCache, kept alive by the DeviceState.
+size_t loadBlob(size_t keySize, const uint8_t* key, size_t valueSize, uint8_t* value, void* u1, void*) {
+  return static_cast<BlobCache*>(u1)->load({reinterpret_cast<const std::byte*>(key), keySize},
+                                           {reinterpret_cast<std::byte*>(value), value ? valueSize : 0});
+}
+
+void storeBlob(size_t keySize, const uint8_t* key, size_t valueSize, const uint8_t* value, void* u1, void*) {
+  static_cast<BlobCache*>(u1)->store({reinterpret_cast<const std::byte*>(key), keySize},
+                                     {reinterpret_cast<const std::byte*>(value), valueSize});
+}
+
 WGPUDevice requestDevice(DeviceState& s, const DeviceOptions& o, const DeviceProfile& adapter) {
   std::vector<WGPUFeatureName> features;
   if (adapter.hasFeature("shader-f16")) features.push_back(WGPUFeatureName_ShaderF16);
@@ -99,6 +110,17 @@ WGPUDevice requestDevice(DeviceState& s, const DeviceOptions& o, const DevicePro
 
   WGPUDeviceDescriptor dd = WGPU_DEVICE_DESCRIPTOR_INIT;
   dd.nextInChain = &td.chain;
+  // The blob cache: Dawn asks it for compiled code before compiling and offers it what it compiled.
+  WGPUDawnCacheDeviceDescriptor cd = WGPU_DAWN_CACHE_DEVICE_DESCRIPTOR_INIT;
+  if (s.blobCache) {
+    cd.isolationKey = toView("wgk");
+    cd.dawnLoadCacheDataCallbackInfo.callback = loadBlob;
+    cd.dawnLoadCacheDataCallbackInfo.userdata1 = s.blobCache.get();
+    cd.dawnStoreCacheDataCallbackInfo.callback = storeBlob;
+    cd.dawnStoreCacheDataCallbackInfo.userdata1 = s.blobCache.get();
+    cd.chain.next = &td.chain;
+    dd.nextInChain = &cd.chain;
+  }
   dd.label = toView("wgk");
   dd.requiredFeatureCount = features.size();
   dd.requiredFeatures = features.data();
@@ -122,9 +144,18 @@ WGPUDevice requestDevice(DeviceState& s, const DeviceOptions& o, const DevicePro
 
 }  // namespace
 
-Device Device::create(const DeviceOptions& options) {
+std::string BlobCacheIdentity::text() const {
+  std::string out;
+  for (const char* k : {"vendor", "architecture", "device", "description", "backendType", "adapterType"}) {
+    auto it = adapter.adapterInfoStrings.find(k);
+    out += std::string(k) + "=" + (it == adapter.adapterInfoStrings.end() ? "" : it->second) + ";";
+  }
+  return out + "dawn=" + dawnBuild;
+}
+
+Device Device::create(const DeviceOptions& options, const BlobCacheFactory& blobCache) {
   return withContext("while creating the WebGPU device", [&] {
-    ensureLoaded();
+    const LoaderInfo& loaded = ensureLoaded();
     const Procs& p = procs();
     auto s = std::make_shared<DeviceState>();
     WGPUInstanceFeatureName timedWait = WGPUInstanceFeatureName_TimedWaitAny;
@@ -141,6 +172,7 @@ Device Device::create(const DeviceOptions& options) {
     DeviceProfile adapter = adapterProfile(s->instance, s->adapter);
     s->adapterFeatures = adapter.features;
     if (options.requireF16) requireShaderF16(adapter);
+    if (blobCache) s->blobCache = blobCache(BlobCacheIdentity{adapter, loaded.build});
     s->device = requestDevice(*s, options, adapter);
     WGPULoggingCallbackInfo logInfo = WGPU_LOGGING_CALLBACK_INFO_INIT;
     logInfo.callback = onDawnLog;

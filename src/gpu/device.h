@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gpu/blob_cache.h"
 #include "gpu/buffer.h"
 #include "gpu/pipeline.h"
 #include "gpu/recorder.h"
@@ -52,7 +53,9 @@ class Device {
   // timestamp-query when offered, limits raised to the adapter's, device toggle
   // timestamp_quantization disabled. Throws Error(Setup) when no Vulkan adapter is found, or when
   // options.requireF16 and the adapter lacks shader-f16 (see f16_policy.h).
-  static Device create(const DeviceOptions& options = {});
+  // blobCache, when given, is asked once the adapter is known for the cache of Dawn's compiled code
+  // (gpu/blob_cache.h); a null answer creates the device without one.
+  static Device create(const DeviceOptions& options = {}, const BlobCacheFactory& blobCache = {});
   // Uses a device the caller created with the same WebGPU library: adds a reference, released
   // when the last copy of this Device (and of every object made from it) goes away. wgk cannot
   // install device-lost or uncaptured-error callbacks on it; errors are still caught by scopes.

@@ -4,11 +4,13 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <set>
 #include <string>
 #include <vector>
 
+#include "gpu/blob_cache.h"
 #include "gpu/webgpu_procs.h"
 #include "wgk/device.h"
 
@@ -25,6 +27,9 @@ struct DeviceState {
   // Set when a wait ran past waitTimeoutNs: the GPU may still be running that work, so the device is
   // treated as lost and never destroyed (destruction waits for the queue: it would hang too).
   std::atomic<bool> abandoned{false};
+
+  // Dawn's blob cache hooks point at it (gpu/blob_cache.h): it lives as long as the device.
+  std::shared_ptr<BlobCache> blobCache;
 
   DeviceProfile profile;
   std::string numericsProbe;  // what the numerics probe found (numerics_probe.h), for `wgk devices`

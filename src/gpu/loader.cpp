@@ -11,6 +11,7 @@
 
 #include "core/environment.h"
 #include "core/install_layout.h"
+#include "gpu/build_id.h"
 #include "gpu/elf_symbols.h"
 #include "gpu/webgpu_procs.h"
 #include "wgk/error.h"
@@ -136,7 +137,8 @@ Loaded loadDawnNode(const LoaderConfig& c) {
   auto getProcs = reinterpret_cast<GetProcsFn>(addr.at(kGetProcs));
   auto setProcs = reinterpret_cast<SetProcsFn>(addr.at(kSetProcs));
   setProcs(getProcs());
-  out.info = LoaderInfo{LibraryKind::DawnNode, c.path, c.source, stubs, requiredFunctionNames().size()};
+  out.info = LoaderInfo{LibraryKind::DawnNode,       c.path, c.source, stubs, requiredFunctionNames().size(),
+                        libraryBuild(handle, c.path)};
   return out;
 }
 
@@ -159,7 +161,8 @@ Loaded loadCApiLibrary(const LoaderConfig& c) {
   }
   Loaded out;
   fillFromAddresses(out.procs, addr);
-  out.info = LoaderInfo{LibraryKind::CApiLibrary, c.path, c.source, {}, requiredFunctionNames().size()};
+  out.info = LoaderInfo{LibraryKind::CApiLibrary,    c.path, c.source, {}, requiredFunctionNames().size(),
+                        libraryBuild(handle, c.path)};
   return out;
 }
 

@@ -46,6 +46,7 @@ struct LoaderInfo {
   std::string source;     // where its path came from
   std::string napiStubs;  // the stubs library used (DawnNode only)
   size_t functions = 0;   // webgpu.h functions resolved
+  std::string build;      // the library's build (gpu/build_id.h): its GNU build id, else size and mtime
 };
 
 // Loads the library named by the environment once per process and returns what was loaded.

@@ -23,7 +23,9 @@ DeviceState::~DeviceState() {
   }
   if (abandoned.load()) {
     // Work that never ends may still run on it: releasing the last reference would wait for that
-    // work inside Dawn, forever. The device, its queue and its adapter are leaked on purpose.
+    // work inside Dawn, forever. The device, its queue and its adapter are leaked on purpose, and
+    // with them the blob cache their hooks point at.
+    if (blobCache) static_cast<void>(new std::shared_ptr<BlobCache>(std::move(blobCache)));
     if (instance) p.InstanceProcessEvents(instance);
     return;
   }

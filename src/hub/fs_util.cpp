@@ -42,15 +42,21 @@ void writeFileAtomic(const fs::path& path, const std::string& bytes) {
   // The system's reason ("No space left on device", "Read-only file system") is the useful part.
   auto why = [] { return std::string(": ") + (errno ? std::strerror(errno) : "unknown error"); };
   {
+    // A new file only (O_EXCL), never through a link planted under the temporary name.
     errno = 0;
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error(ErrorCode::Io, "cannot write " + tmp.string() + why());
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    out.flush();
-    if (!out) {
-      const std::string reason = why();
+    const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+    if (fd < 0) throw Error(ErrorCode::Io, "cannot write " + tmp.string() + why());
+    size_t done = 0;
+    while (done < bytes.size()) {
+      const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<size_t>(n);
+    }
+    const std::string reason = done < bytes.size() ? why() : std::string();
+    if (::close(fd) != 0 || done < bytes.size()) {
       removeQuietly(tmp);
-      throw Error(ErrorCode::Io, "cannot write " + tmp.string() + reason);
+      throw Error(ErrorCode::Io, "cannot write " + tmp.string() + (reason.empty() ? why() : reason));
     }
   }
   fs::rename(tmp, path, ec);

@@ -13,6 +13,7 @@ RuntimeOptions withEnvironment(RuntimeOptions o, const Environment& env) {
   if (env.offline) o.offline = true;
   if (env.noVerify) o.verifyDigests = false;
   if (env.noSubgroupMatrix) o.device.subgroupMatrix = false;
+  if (env.noPipelineCache) o.pipelineCache = false;
   if (o.refsTtlSec < 0)
     if (auto ttl = env.refsTtlSec()) o.refsTtlSec = *ttl;
   if (o.gpuTimeoutMs == 0) o.gpuTimeoutMs = env.gpuTimeoutMs().value_or(kDefaultGpuTimeoutMs);

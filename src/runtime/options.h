@@ -22,6 +22,7 @@ inline constexpr uint64_t kDefaultGpuTimeoutMs = 60'000;
 //   offline       <- true when WGK_OFFLINE is on
 //   verifyDigests <- false when WGK_NO_VERIFY is on
 //   device.subgroupMatrix <- false when WGK_NO_SUBGROUP_MATRIX is on
+//   pipelineCache <- false when WGK_NO_PIPELINE_CACHE is on
 //   refsTtlSec    <- WGK_REFS_TTL (else -1: the hub's default)
 //   gpuTimeoutMs  <- WGK_GPU_TIMEOUT_MS, else kDefaultGpuTimeoutMs
 // A malformed number is Error(InvalidArgument) naming the variable.

@@ -2,6 +2,7 @@
 #include "core/foreign_errors.h"
 #include "runtime/options.h"
 #include "runtime/package_loader.h"
+#include "runtime/pipeline_store.h"
 #include "runtime/runtime_impl.h"
 #include "runtime/tensor_storage.h"
 #include "wgk/error.h"
@@ -65,7 +66,7 @@ void RuntimeImpl::recoverIfLost() {
 void RuntimeImpl::recoverLocked() {
   if (!device_.isLost() || !ownsDevice_) return;
   gpu::Device fresh = withContext("while replacing the lost WebGPU device",
-                                  [&] { return gpu::Device::create(options_.device); });
+                                  [&] { return gpu::Device::create(options_.device, blobCaches_); });
   fresh.setWaitDeadline(device_.waitDeadlineMs());
   dropPending();  // its commands belong to the lost device
   device_.setBeforeQueueUse({});
@@ -280,6 +281,13 @@ CacheStats RuntimeImpl::cacheStats() const {
   s.deferredCalls = pending_.deferred;
   s.flushes = pending_.flushes;
   s.pendingCalls = pending_.calls.size();
+  if (blobCounters_) {
+    s.pipelineBlobHits = blobCounters_->hits;
+    s.pipelineBlobMisses = blobCounters_->misses;
+    s.pipelineBlobStores = blobCounters_->stores;
+    s.pipelineBlobEvictions = blobCounters_->evictions;
+    s.pipelineBlobsRejected = blobCounters_->rejected;
+  }
   return s;
 }
 
@@ -291,9 +299,12 @@ Runtime::~Runtime() = default;
 std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
   RuntimeOptions o = options;  // RuntimeImpl fills what is left unset (runtime/options.h)
   return asWgkErrors([&] {
-    gpu::Device device = gpu::Device::create(o.device);
-    return std::shared_ptr<Runtime>(
-        new Runtime(std::make_unique<RuntimeImpl>(std::move(device), std::move(o))));
+    auto counters = std::make_shared<runtime::PipelineStoreCounters>();
+    gpu::BlobCacheFactory blobs = runtime::pipelineStoreFactory(runtime::withEnvironment(o), counters);
+    gpu::Device device = gpu::Device::create(o.device, blobs);
+    auto impl = std::make_unique<RuntimeImpl>(std::move(device), std::move(o));
+    impl->setPipelineStore(std::move(blobs), std::move(counters));
+    return std::shared_ptr<Runtime>(new Runtime(std::move(impl)));
   });
 }
 

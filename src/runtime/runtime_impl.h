@@ -22,6 +22,7 @@
 #include "runtime/buffer_pool.h"
 #include "runtime/introspect.h"  // tensorBytes
 #include "runtime/pipeline_cache.h"
+#include "runtime/pipeline_store.h"
 #include "runtime/tensor_storage.h"
 #include "runtime/tuning.h"
 #include "wgk/batch.h"
@@ -248,6 +249,13 @@ class RuntimeImpl {
     ownsDevice_ = owned;
     defer_ = defer_ && owned;
   }
+  // The persistent pipeline cache the device was created with (runtime/pipeline_store.h): a
+  // replacement device gets one too, and cacheStats() reports its counters.
+  void setPipelineStore(gpu::BlobCacheFactory factory,
+                        std::shared_ptr<runtime::PipelineStoreCounters> counters) {
+    blobCaches_ = std::move(factory);
+    blobCounters_ = std::move(counters);
+  }
 
   // Deferred calls (RuntimeOptions::deferCalls): Kernel::call with device inputs and outputs is
   // recorded into one pending command list, submitted by flushLocked(), which runs before any
@@ -305,6 +313,8 @@ class RuntimeImpl {
   std::map<std::string, std::shared_ptr<KernelImpl>> kernels_;  // by resolved folder + revision
   std::atomic<uint64_t> generation_{0};                         // devices replaced so far
   bool ownsDevice_ = true;
+  gpu::BlobCacheFactory blobCaches_;
+  std::shared_ptr<runtime::PipelineStoreCounters> blobCounters_;
   bool defer_ = true;
   uint32_t deferMaxCalls_ = 64, deferMaxUs_ = 500;
   Pending pending_;
