@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Issue 27 roofline check on the H200, sized to run inside a bigger device call (< 200 s):
+# Issue 27 roofline check on the H200, sized to run inside a bigger device call (about 300 s):
 #   bash scripts/h200_roofline.sh        # from the repository root, on the device machine
 # Needs, carried like scripts/h200_bench.sh: .gl/ and out/h200/ (scripts/fetch_h200_debs.sh,
 # scripts/build_h200.sh). Uses the staged binary through scripts/h200.sh. Steps, each cut off by
-# timeout and by the overall budget (WGK_ROOFLINE_BUDGET_S, default 195 s):
+# timeout and by the overall budget (WGK_ROOFLINE_BUDGET_S, default 300 s; the 2026-12-06 run showed
+# each bench takes 70-120 s with its copy and FMA rooflines):
 #   1. wgk bench, default path (the shipped nvidia-h200 table applies): every case tagged large of
 #      Add, RMSNormalization, FastGelu and GemmaRotaryEmbedding, and every Softmax bench case
 #      (large or not); bench measures the copy roofline of the same bytes in the same run.
@@ -17,7 +18,7 @@ set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/out/roofline}
 mkdir -p "$out"
-budget=${WGK_ROOFLINE_BUDGET_S:-195}
+budget=${WGK_ROOFLINE_BUDGET_S:-300}
 say() { printf 'h200_roofline: %s\n' "$*" >&2; }
 left() { echo $((budget - SECONDS)); }
 # cap N: the smaller of N and what the budget leaves (minus a reserve for the report).
@@ -29,19 +30,22 @@ rc=0
 : > "$out/roofline-table.txt"
 
 say "1/4 bench default path: Softmax (all cases)"
-run_wgk "$(cap 60)" bench $P/ai.onnx.Softmax --offline --out "$out/roofline-default.json" || { say "Softmax bench exit $?"; rc=1; }
+run_wgk "$(cap 120)" bench $P/ai.onnx.Softmax --offline --out "$out/roofline-default.json" || { say "Softmax bench exit $?"; rc=1; }
 [[ -f "$out/wgk.stdout" ]] && { echo "== default: Softmax (all)"; cat "$out/wgk.stdout"; } >> "$out/roofline-table.txt"
 
 say "1/4 bench default path: large cases of Add, RMSNormalization, FastGelu, GemmaRotaryEmbedding"
-run_wgk "$(cap 70)" bench $P/ai.onnx.Add $P/ai.onnx.RMSNormalization $P/com.microsoft.FastGelu \
+run_wgk "$(cap 120)" bench $P/ai.onnx.Add $P/ai.onnx.RMSNormalization $P/com.microsoft.FastGelu \
   $P/com.microsoft.GemmaRotaryEmbedding --tag large --offline --out "$out/roofline-default.json" --append || { say "large bench exit $?"; rc=1; }
 [[ -f "$out/wgk.stdout" ]] && { echo "== default: large"; cat "$out/wgk.stdout"; } >> "$out/roofline-table.txt"
 
-say "2/4 bench --all-variants: large cases of Softmax and Add ($(left)s left)"
-run_wgk "$(cap 60)" bench $P/ai.onnx.Softmax $P/ai.onnx.Add --tag large --all-variants --offline \
-  --out "$out/roofline-variants.json" ||
-  { say "all-variants bench exit $?"; rc=1; }
-[[ -f "$out/wgk.stdout" ]] && { echo "== all variants: large"; cat "$out/wgk.stdout"; } >> "$out/roofline-table.txt"
+if (($(left) > 100)); then
+  say "2/4 bench --all-variants: large cases of Softmax and Add ($(left)s left)"
+  run_wgk "$(cap 60)" bench $P/ai.onnx.Softmax $P/ai.onnx.Add --tag large --all-variants --offline \
+    --out "$out/roofline-variants.json" || { say "all-variants bench exit $?"; rc=1; }
+  [[ -f "$out/wgk.stdout" ]] && { echo "== all variants: large"; cat "$out/wgk.stdout"; } >> "$out/roofline-table.txt"
+else
+  say "2/4 bench --all-variants skipped: $(left)s left"
+fi
 
 if (($(left) > 25)); then
   say "3/4 torch peers of Softmax ($(left)s left)"
