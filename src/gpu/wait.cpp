@@ -1,7 +1,9 @@
 // DeviceState: waiting on futures, loss checks, error conversion and the raw buffer helpers.
 #include <chrono>
 #include <cstring>
+#include <mutex>
 #include <thread>
+#include <vector>
 
 #include "gpu/callback_result.h"
 #include "gpu/device_state.h"
@@ -9,6 +11,17 @@
 #include "wgk/error.h"
 
 namespace wgk::gpu {
+
+namespace {
+// The blob caches of abandoned devices, kept reachable until exit (Dawn may still call their hooks):
+// held here rather than leaked, so LeakSanitizer sees no leak.
+void keepUntilExit(std::shared_ptr<BlobCache> cache) {
+  static std::mutex mutex;
+  static auto* kept = new std::vector<std::shared_ptr<BlobCache>>();
+  std::lock_guard lock(mutex);
+  kept->push_back(std::move(cache));
+}
+}  // namespace
 
 DeviceState::~DeviceState() {
   // Callbacks may still fire during release (device lost: "destroyed"); they only touch members
@@ -25,7 +38,7 @@ DeviceState::~DeviceState() {
     // Work that never ends may still run on it: releasing the last reference would wait for that
     // work inside Dawn, forever. The device, its queue and its adapter are leaked on purpose, and
     // with them the blob cache their hooks point at.
-    if (blobCache) static_cast<void>(new std::shared_ptr<BlobCache>(std::move(blobCache)));
+    if (blobCache) keepUntilExit(std::move(blobCache));
     if (instance) p.InstanceProcessEvents(instance);
     return;
   }
