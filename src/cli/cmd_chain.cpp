@@ -218,6 +218,16 @@ void writeJson(const std::string& path, const nlohmann::json& j) {
 }
 
 // --processes N: the first child's evidence, with every child's chains and the spreads added.
+// The process-start figure (when measured) into the evidence, then --out written: the same for one
+// process and across --processes.
+void finishEvidence(const ChainArgs& a, nlohmann::json& evidence, const std::optional<ProcessStart>& s) {
+  if (s) evidence["processStart"] = s->toJson();
+  if (!a.out.empty()) {
+    writeJson(a.out, evidence);
+    std::fprintf(stderr, "chain: wrote %s\n", a.out.c_str());
+  }
+}
+
 void runChainsAcrossProcesses(const ChainArgs& a, bool start) {
   std::vector<std::string> args = childArguments();
   std::erase(args, std::string("--process-start"));
@@ -233,12 +243,8 @@ void runChainsAcrossProcesses(const ChainArgs& a, bool start) {
   if (start) {
     auto rt = openRuntime(a.hub);
     s = measureStart(*rt, a.hub);
-    evidence["processStart"] = s->toJson();
   }
-  if (!a.out.empty()) {
-    writeJson(a.out, evidence);
-    std::fprintf(stderr, "chain: wrote %s\n", a.out.c_str());
-  }
+  finishEvidence(a, evidence, s);
   if (a.json) {
     std::cout << evidence.dump(2) << "\n";
   } else {
@@ -293,14 +299,8 @@ void runChains(const ChainArgs& a) {
   }
   nlohmann::json evidence = harness::chainEvidenceJson(results, a.options, rt->device(), WGK_VERSION);
   std::optional<ProcessStart> s;
-  if (start) {
-    s = measureStart(*rt, a.hub);
-    evidence["processStart"] = s->toJson();
-  }
-  if (!a.out.empty()) {
-    writeJson(a.out, evidence);
-    std::fprintf(stderr, "chain: wrote %s\n", a.out.c_str());
-  }
+  if (start) s = measureStart(*rt, a.hub);
+  finishEvidence(a, evidence, s);
   if (a.json) {
     std::cout << evidence.dump(2) << "\n";
   } else if (headerShown) {
