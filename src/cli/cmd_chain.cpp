@@ -143,9 +143,9 @@ void printFooter(const std::vector<harness::ChainResult>& results) {
   printNatural(results);
   using T = harness::ChainTargets;
   std::printf(
-      "\ntargets (H200): batched <= %g us/op, replayed <= %g us/op, unbatched <= %g us/op, warm call <= %g "
-      "us\n",
-      T::batched, T::replayed, T::unbatched, T::warmCall);
+      "\ntargets (issue 25, H200): batched <= %g us/op, replayed <= %g us/op, unbatched (deferred) <= %g "
+      "us/op, warm call <= %g us, call+wait <= %g us\n",
+      T::batched, T::replayed, T::unbatched, T::warmCall, T::callWait);
 }
 
 // FastGelu's cold and warm process start: the wall time of a fresh `wgk run` (median of 3 each).

@@ -190,7 +190,8 @@ nlohmann::json chainEvidenceJson(const std::vector<ChainResult>& results, const 
   j["targets"] = {{"batchedUsPerOp", ChainTargets::batched},
                   {"replayedUsPerOp", ChainTargets::replayed},
                   {"unbatchedUsPerOp", ChainTargets::unbatched},
-                  {"warmCallUs", ChainTargets::warmCall}};
+                  {"warmCallUs", ChainTargets::warmCall},
+                  {"callWaitUs", ChainTargets::callWait}};
   j["chains"] = nlohmann::json::array();
   for (const auto& r : results) j["chains"].push_back(r.toJson());
   return j;

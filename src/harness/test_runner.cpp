@@ -91,6 +91,30 @@ PreparedCase prepareCase(const std::string& opId, const package::TestCase& c) {
   return p;
 }
 
+namespace {
+
+// A forced variant runs without the device's tuning table (runtime/tuning.h), while the plan that
+// listed the variants applied it: a variant that only the table's tunables make eligible (say,
+// longrow_split with a larger LONGROW_SPLIT_MAX_ROWS) would then fail as "not eligible". Such a
+// variant is left out here, with the reason, as an ineligible one is.
+bool eligibleWhenForced(Kernel& kernel, const plan::PlanRequest& request, const std::string& id,
+                        std::string* skipReason) {
+  if (!request.forcedVariant.empty() || !request.tunables.empty()) return true;  // no table applied
+  plan::PlanRequest forced = request;
+  forced.forcedVariant = id;
+  try {
+    (void)wgk::introspect::plan(kernel, forced, /*renderShaders=*/false);
+    return true;
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::NoVariant) throw;
+    *skipReason = "variant " + id + " is eligible only with the tuning table's tunables (a forced variant runs "
+                  "without the table)";
+    return false;
+  }
+}
+
+}  // namespace
+
 std::vector<std::string> selectVariants(Kernel& kernel, const plan::PlanRequest& request,
                                         const std::string& variant, bool allVariants,
                                         std::string* skipReason) {
@@ -109,7 +133,8 @@ std::vector<std::string> selectVariants(Kernel& kernel, const plan::PlanRequest&
       if (v.id == variant) *skipReason = "variant " + v.id + " is not eligible: " + v.reason;
       continue;
     }
-    if (allVariants || v.id == variant) out.push_back(v.id);
+    if ((allVariants || v.id == variant) && eligibleWhenForced(kernel, request, v.id, skipReason))
+      out.push_back(v.id);
   }
   if (!allVariants && out.empty() && skipReason->empty())
     *skipReason = "the package has no variant '" + variant + "'";

@@ -44,10 +44,14 @@ def run(op, bench, out, fn, make_args):
     os.makedirs(out, exist_ok=True)
     path = os.path.join(out, "peers.json")
     res = open_peers(path)
-    compiled = torch.compile(fn, dynamic=False)
     for case in json.load(open(bench))["cases"]:
         if "smoke" in case.get("tags", []):
             continue
+        # A fresh compile per case: dynamo stops recompiling one function after
+        # config.recompile_limit (8) shapes and dtypes, and then runs it eagerly, so later cases
+        # would have timed eager twice (the 2026-12-06 H100 run: 'compile' equal to 'eager').
+        torch._dynamo.reset()
+        compiled = torch.compile(fn, dynamic=False)
         args = make_args(case)
         y = fn(*args)
         tensors = [t for t in args if isinstance(t, torch.Tensor)] + [y]

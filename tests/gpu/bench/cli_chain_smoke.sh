@@ -10,7 +10,7 @@ rm -rf "$work" && mkdir -p "$work"
 "$wgk" chain --tag smoke --step --step-hidden 256 --calls 6 --repeat 2 --batch 4 --warm-calls 3 \
   --out "$work/chain.json" > "$work/table.txt"
 grep -q "decode_step/decode_step_1x256_f16" "$work/table.txt"
-grep -q "targets (H200)" "$work/table.txt"
+grep -q "targets (issue 25, H200)" "$work/table.txt"
 "$wgk" chain webgpu-kernels/ai.onnx.RMSNormalization --case smoke_2x64_f16 --calls 3 --repeat 1 \
   --warm-calls 2 --json > "$work/one.json"
 # Bad input: a clear error and a non-zero exit.
