@@ -6,6 +6,10 @@
 #   wgk devices                       + dawn.node, the Vulkan instance and the adapter
 #   wgk run FastGelu (cold, warm)     + the device, the pipeline (empty or filled pipeline cache),
 #                                       the dispatch and the readback: what `wgk chain` reports
+#   vk_start_probe                    Vulkan alone, no Dawn, no wgk (tools/vk_start_probe.c): the
+#                                       loader, vkCreateInstance, vkCreateDevice, stage by stage
+# The probe is compiled there when cc is found, else taken from out/vk_start_probe (compiled here:
+# cc -O2 -o out/vk_start_probe tools/vk_start_probe.c -ldl, with libvulkan-dev; carry it).
 # Run THERE from the repository root, after scripts/h200.sh has unpacked .gl (it does on first use):
 #   tar -xJf out/h200pack.tar.xz && bash scripts/h200_start_profile.sh
 # Prints one line per stage; writes $OUT/start-profile.txt when OUT is set.
@@ -52,4 +56,13 @@ line() {
   done
   printf '%-34s median %7s ms   (%s, in 0.1 ms)\n' "wgk run, cold pipeline cache" "$(printf '%s\n' "${cold[@]}" | median)" "${cold[*]}"
   printf '%-34s median %7s ms   (%s, in 0.1 ms)\n' "wgk run, warm pipeline cache" "$(printf '%s\n' "${warm[@]}" | median)" "${warm[*]}"
+  probe=$root/out/vk_start_probe
+  command -v cc >/dev/null && [[ -f /usr/include/vulkan/vulkan.h ]] &&
+    cc -O2 -o "$tmp/vk_start_probe" "$root/tools/vk_start_probe.c" -ldl && probe=$tmp/vk_start_probe
+  if [[ -x $probe ]]; then
+    line "Vulkan alone (vk_start_probe)" "$probe"
+    for i in 1 2 3; do "$probe"; done
+  else
+    echo "vk_start_probe: not built (no cc with vulkan.h there, no out/vk_start_probe)"
+  fi
 } | tee "${OUT:-$tmp}/start-profile.txt"

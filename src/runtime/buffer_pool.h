@@ -6,7 +6,9 @@
 // capacity): outputs it made that the caller dropped go there, reusable by its later calls in the
 // same command buffer, and back to the runtime's pool at submit (BatchImpl). Sizes are rounded up (to 256
 // bytes, then to 1/8 of their power of two above 64 KiB) so near sizes share buffers; the pool keeps at most
-// `capacityBytes` idle.
+// `capacityBytes` idle, evicting the buffers released longest ago to take a new one (a pool full of
+// an earlier workload's sizes kept none of the next one's: every call then created a buffer, 1,200
+// in a 300-call decode chain on the H100 after the MatMul cases had filled it).
 #pragma once
 
 #include <atomic>
@@ -34,7 +36,8 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
   // An idle buffer for `size` and `usage`, or an empty one (never allocates).
   gpu::Buffer take(uint64_t size, gpu::BufferUsage usage);
   // Gives a buffer back; thread-safe and makes no WebGPU call (so DeviceTensor destructors may run
-  // on any thread). Buffers past the capacity are destroyed at the next trim().
+  // on any thread). To stay within the capacity it evicts the idle buffers released longest ago
+  // (or this one, when it alone is larger); evicted buffers are destroyed at the next trim().
   void release(gpu::Buffer buffer);
   // Destroys idle buffers beyond the capacity (callers hold the GPU lock, and no unsubmitted work
   // may use them: the runtime trims only with no deferred call pending).
@@ -54,8 +57,14 @@ class BufferPool : public std::enable_shared_from_this<BufferPool> {
   gpu::Device device_;
   uint64_t capacity_;
   mutable std::mutex mutex_;
-  std::map<Key, std::vector<gpu::Buffer>> idle_;
-  uint64_t idleBytes_ = 0;
+  struct Idle {
+    uint64_t released;  // release order: the smallest is the least recently released
+    gpu::Buffer buffer;
+  };
+  // Evicts the least recently released idle buffer into overflow_ (mutex_ held); false when none.
+  bool evictOldest();
+  std::map<Key, std::vector<Idle>> idle_;  // per key, oldest first
+  uint64_t idleBytes_ = 0, releases_ = 0;
   std::vector<gpu::Buffer> overflow_;
   std::atomic<uint64_t> acquired_{0}, created_{0};  // released past capacity: destroyed under the GPU lock
 };

@@ -2,6 +2,7 @@
 // kernels rendering the same shader share one pipeline; the buffer pool does not grow.
 #include <gtest/gtest.h>
 
+#include "runtime/buffer_pool.h"
 #include "runtime/introspect.h"
 #include "runtime_test_util.h"
 
@@ -131,6 +132,31 @@ TEST(RuntimeCaches, PooledDeviceOutputsAreReusedNotAccumulated) {
   EXPECT_EQ(b.bindGroupMisses, a.bindGroupMisses)
       << "the pooled output buffer is the same, so is the bind group";
   EXPECT_EQ(b.shaderModulesCompiled, a.shaderModulesCompiled);
+}
+
+// A pool full of an earlier workload's buffers keeps recycling the next one's: releasing past the
+// capacity evicts the idle buffers released longest ago. It used to drop the new buffer instead, so
+// after a decode chain's MatMul cases had filled the pool every later call created a buffer (1,200
+// in a 300-call Softmax chain on the H100).
+TEST(RuntimeCaches, AFullPoolEvictsItsOldestBuffersForNewSizes) {
+  gpu::Device device = gpu::Device::create();
+  const auto usage = gpu::BufferUsage::Storage | gpu::BufferUsage::CopySrc | gpu::BufferUsage::CopyDst;
+  runtime::BufferPool pool(device, 1u << 20);  // 1 MiB idle at most
+  std::vector<gpu::Buffer> old;
+  for (int i = 0; i < 4; ++i) old.push_back(pool.acquire(256u << 10, usage));
+  for (auto& b : old) pool.release(std::move(b));
+  ASSERT_EQ(pool.idleBytes(), 1u << 20) << "the earlier workload fills the pool";
+  const uint64_t created = pool.created();
+  for (int call = 0; call < 20; ++call) {  // the next workload: one 448 KiB output a call
+    gpu::Buffer out = pool.acquire(448u << 10, usage);
+    pool.release(std::move(out));
+  }
+  EXPECT_EQ(pool.created(), created + 1) << "the first call creates its buffer, the other 19 reuse it";
+  EXPECT_LE(pool.idleBytes(), 1u << 20);
+  EXPECT_EQ(pool.idleBuffers(), 3u) << "two of the old 256 KiB buffers were evicted to make room";
+  // The oldest go first: the newest old buffer is still there.
+  EXPECT_TRUE(pool.take(256u << 10, usage));
+  pool.trim();
 }
 
 }  // namespace
