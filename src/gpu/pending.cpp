@@ -244,9 +244,8 @@ void Pending::release() {
   DeviceState& s = *state_;
   if (callback_ && !callback_->fired) {
     // Dawn still holds the callback's address: it may fire when the instance goes away.
-    s.keepUntilInstanceGone(std::shared_ptr<void>(callback_.release(), [](void* c) {
-      delete static_cast<Callback*>(c);
-    }));
+    s.keepUntilInstanceGone(
+        std::shared_ptr<void>(callback_.release(), [](void* c) { delete static_cast<Callback*>(c); }));
   }
   if (staging_) {
     if (mapped_) {
@@ -265,7 +264,9 @@ void Pending::release() {
 }
 
 Pending::Pending() = default;
-Pending::Pending(Pending&& o) noexcept { *this = std::move(o); }
+Pending::Pending(Pending&& o) noexcept {
+  *this = std::move(o);
+}
 
 Pending& Pending::operator=(Pending&& o) noexcept {
   if (this != &o) {

@@ -32,7 +32,7 @@ class GpuMutex {
   }
   void unlock() { mutex_.unlock(); }
   bool contended() const { return waiting_.load(std::memory_order_relaxed) > 0; }  // threads in lock()
-  uint64_t taken() const { return taken_.load(std::memory_order_relaxed); }       // times locked, ever
+  uint64_t taken() const { return taken_.load(std::memory_order_relaxed); }        // times locked, ever
 
  private:
   std::mutex mutex_;

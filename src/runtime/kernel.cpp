@@ -138,9 +138,10 @@ std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& reque
         for (const auto& b : pass.bindings) layout.push_back(bindingKindOf(b.type));
         const runtime::PipelineKey key =
             runtime::PipelineKey::of(pipelineName(source_.opId, p, pass, request), pass.wgsl, layout);
-        pp.pipeline = withContext("while compiling pass '" + pass.id + "' (" + pass.shader + ") of variant " +
-                                      p.variant + " of " + source_.opId,
-                                  [&] { return runtime_.pipelines().get(key, pass.wgsl, layout, pass.name); });
+        pp.pipeline =
+            withContext("while compiling pass '" + pass.id + "' (" + pass.shader + ") of variant " +
+                            p.variant + " of " + source_.opId,
+                        [&] { return runtime_.pipelines().get(key, pass.wgsl, layout, pass.name); });
         pp.uniforms.resize(pass.bindings.size());
         for (size_t i = 0; i < pass.bindings.size(); ++i) {
           const auto& b = pass.bindings[i];

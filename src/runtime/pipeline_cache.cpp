@@ -4,7 +4,8 @@
 
 namespace wgk::runtime {
 
-PipelineKey PipelineKey::of(std::string name, const std::string& wgsl, const std::vector<gpu::BindingKind>& layout) {
+PipelineKey PipelineKey::of(std::string name, const std::string& wgsl,
+                            const std::vector<gpu::BindingKind>& layout) {
   // The layout goes into the digest: one text compiled against two layouts is two pipelines.
   std::string bytes;
   bytes.reserve(layout.size() + 1 + wgsl.size());
@@ -18,7 +19,8 @@ PipelineCache::PipelineCache(gpu::Device device, size_t capacity)
     : device_(std::move(device)), capacity_(capacity ? capacity : kDefaultCapacity) {}
 
 gpu::ComputePipeline PipelineCache::get(const PipelineKey& key, const std::string& wgsl,
-                                        const std::vector<gpu::BindingKind>& layout, const std::string& label) {
+                                        const std::vector<gpu::BindingKind>& layout,
+                                        const std::string& label) {
   std::string k = key.name + '\n' + key.digest;
   std::lock_guard lock(mutex_);
   if (auto it = index_.find(k); it != index_.end()) {

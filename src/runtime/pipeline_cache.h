@@ -28,7 +28,8 @@ struct PipelineKey {
   std::string name;    // "<op>/<variant>/<pass> <dtypes> <tunables>": what the pass is specialised on
   std::string digest;  // SHA-256 (hex) of the binding layout and the WGSL
   // The key of one pass: `name` as above, the digest computed here.
-  static PipelineKey of(std::string name, const std::string& wgsl, const std::vector<gpu::BindingKind>& layout);
+  static PipelineKey of(std::string name, const std::string& wgsl,
+                        const std::vector<gpu::BindingKind>& layout);
 };
 
 class PipelineCache {

@@ -15,7 +15,8 @@ namespace {
 Buffer filled(uint64_t n, uint8_t from) {
   std::vector<uint8_t> data(n);
   std::iota(data.begin(), data.end(), from);
-  Buffer b = sharedDevice().createBuffer(n, BufferUsage::Storage | BufferUsage::CopyDst | BufferUsage::CopySrc);
+  Buffer b =
+      sharedDevice().createBuffer(n, BufferUsage::Storage | BufferUsage::CopyDst | BufferUsage::CopySrc);
   b.upload(bytesOf(data));
   return b;
 }
@@ -23,7 +24,8 @@ Buffer filled(uint64_t n, uint8_t from) {
 TEST(Pending, ReadsSeveralRangesInOneMappingByPolls) {
   Device& dev = sharedDevice();
   Buffer a = filled(64, 0), b = filled(32, 100);
-  const Pending::Range ranges[] = {{a.handle(), 13, 7}, {b.handle(), 0, 32}, {a.handle(), 0, 0}, {b.handle(), 30, 2}};
+  const Pending::Range ranges[] = {
+      {a.handle(), 13, 7}, {b.handle(), 0, 32}, {a.handle(), 0, 0}, {b.handle(), 30, 2}};
   Pending r = dev.readLater(ranges);
   EXPECT_TRUE(r.canBlock());
   while (!r.poll(0)) {
