@@ -42,11 +42,11 @@ class GpuMutex {
 
 // Waits until `work` is done. `lock` holds `mutex` on entry and on return (also when it throws);
 // in between it is held only while Dawn is asked. While no other thread wants the lock, the wait
-// happens inside Dawn (woken as soon as the GPU finishes) in slices of 50 us growing to 1 ms, so a
-// thread that arrives meanwhile waits one slice at most; once one does, the waiter steps aside:
-// it lets go, naps (20 us growing to 500 us while nobody takes the lock), and asks again without
-// waiting inside Dawn, until the other threads have been quiet for a nap. `waiting` counts the
-// threads in here (introspect::gpuWaiters, what tests look at).
+// happens inside Dawn (woken as soon as the GPU finishes) in slices of 1 ms, so a thread that
+// arrives meanwhile waits one slice at most; once one does, the waiter steps aside: it lets go,
+// naps (20 us, doubling up to 500 us while nobody takes the lock), and asks again without waiting
+// inside Dawn, until no other thread has taken the lock for 2 ms. `waiting` counts the threads in
+// here (introspect::gpuWaiters, what tests look at).
 void awaitGpu(std::unique_lock<GpuMutex>& lock, gpu::Pending& work, std::atomic<int>& waiting);
 
 }  // namespace wgk::runtime
