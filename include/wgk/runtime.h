@@ -36,6 +36,8 @@
 // Thread safety: one Runtime (and the Kernels it loaded) may be called from several threads at
 // once. Planning and cache look-ups run concurrently; GPU encoding and submission are serialised
 // inside the runtime (Dawn's device is not internally synchronised). Results are ordered per call.
+// A thread waiting for the GPU (a call's readback, download, waitIdle) does not hold the runtime's
+// GPU lock meanwhile: other threads record, submit and finish their calls while it waits.
 #pragma once
 
 #include <cstdint>
@@ -203,11 +205,17 @@ struct RuntimeOptions {
   // cacheDir, no permission) is skipped with a warning, never an error.
   bool pipelineCache = true;
   uint64_t pipelineCacheMaxBytes = 0;  // least recently used entries go past it (0: 256 MiB)
+  // The in-memory pipeline cache: compiled pipelines shared by every kernel of this runtime, at
+  // most this many (0: 256); past it the least recently used one is dropped (a plan still using
+  // it keeps it alive) and compiled again when asked for. CacheStats counts hits, misses, evictions.
+  uint32_t maxPipelines = 0;
 };
 
 struct CacheStats {
-  uint64_t shaderModulesCompiled = 0;  // misses: each is a compilation
-  uint64_t pipelineHits = 0;
+  // The in-memory pipeline cache (RuntimeOptions::maxPipelines): look-ups answered (hits) and not
+  // (misses, each a compilation), pipelines dropped for the bound, and how many it holds now.
+  uint64_t shaderModulesCompiled = 0;  // successful compilations
+  uint64_t pipelineHits = 0, pipelineMisses = 0, pipelineEvictions = 0, pipelinesCached = 0;
   uint64_t planHits = 0, planMisses = 0;
   uint64_t bindGroupHits = 0, bindGroupMisses = 0;
   uint64_t pooledBuffers = 0;   // buffers held by the scratch/staging pool

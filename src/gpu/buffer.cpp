@@ -1,5 +1,5 @@
 // Buffers: creation (error scopes turn allocation failure into Error(OutOfMemory)), queue writes
-// and blocking readback through a reused staging buffer.
+// and blocking readback (a Pending read waited for at once: gpu/pending.h).
 #include "gpu/buffer.h"
 
 #include <algorithm>
@@ -87,51 +87,13 @@ void Device::write(WGPUBuffer buffer, uint64_t offset, const void* data, uint64_
 }
 
 void Device::read(WGPUBuffer buffer, uint64_t offset, void* dst, uint64_t size) {
-  DeviceState& s = *state_;
-  s.checkAlive();
+  state_->checkAlive();
   if (!buffer) throw Error(ErrorCode::InvalidArgument, "read: the buffer is null");
   if (size == 0) return;
-  const Procs& p = procs();
-  const uint64_t bufSize = p.BufferGetSize(buffer);
-  if (offset > bufSize || size > bufSize - offset)
-    throw Error(ErrorCode::InvalidArgument, "read: " + bytesText(size) + " at offset " +
-                                                std::to_string(offset) + " lie outside a buffer of " +
-                                                bytesText(bufSize));
-  // Copies move whole 4-byte words: widen the range, then copy out the part asked for.
-  const uint64_t first = offset & ~uint64_t(3);
-  const uint64_t last = roundUp4(offset + size);
-  if (last > bufSize)
-    throw Error(ErrorCode::InvalidArgument, "read: the last bytes of a buffer whose size (" +
-                                                bytesText(bufSize) +
-                                                ") is not a multiple of 4 cannot be copied");
-  const uint64_t span = last - first;
-  if (s.stagingSize < span) {
-    DeviceState::freeBuffer(s.staging);
-    s.stagingSize = 0;
-    const uint64_t want = std::max<uint64_t>(span, 64 * 1024);
-    ErrorScope scope(s);
-    s.staging = s.makeBuffer(want, WGPUBufferUsage_MapRead | WGPUBufferUsage_CopyDst, "wgk readback staging");
-    if (auto err = scope.popAll()) {
-      DeviceState::freeBuffer(s.staging);
-      withContext("while allocating a readback buffer of " + bytesText(want),
-                  [&] { throwGpuError(s, err->type, err->message); });
-    }
-    s.stagingSize = want;
-  }
-  s.flushPending();
-  {
-    ErrorScope scope(s);
-    WGPUCommandEncoder enc = p.DeviceCreateCommandEncoder(s.device, nullptr);
-    p.CommandEncoderCopyBufferToBuffer(enc, buffer, first, s.staging, 0, span);
-    WGPUCommandBuffer cb = p.CommandEncoderFinish(enc, nullptr);
-    p.QueueSubmit(s.queue, 1, &cb);
-    p.CommandBufferRelease(cb);
-    p.CommandEncoderRelease(enc);
-    withContext("while reading back " + bytesText(size) + " (the buffer needs CopySrc usage)",
-                [&] { scope.check(); });
-  }
-  s.mapAndCopy(s.staging, span, offset - first, dst, size);
-  s.raiseUncaptured();
+  const Pending::Range range{buffer, offset, size};
+  Pending r = readLater({&range, 1});
+  r.wait();
+  std::memcpy(dst, r.bytes(0).data(), static_cast<size_t>(size));
 }
 
 Buffer::Buffer(Buffer&& o) noexcept

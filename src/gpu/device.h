@@ -36,6 +36,7 @@
 
 #include "gpu/blob_cache.h"
 #include "gpu/buffer.h"
+#include "gpu/pending.h"
 #include "gpu/pipeline.h"
 #include "gpu/recorder.h"
 #include "wgk/device.h"
@@ -82,6 +83,11 @@ class Device {
   void write(WGPUBuffer buffer, uint64_t offset, const void* data, uint64_t size);
   // Blocking readback of [offset, offset + size) of a buffer with CopySrc usage.
   void read(WGPUBuffer buffer, uint64_t offset, void* dst, uint64_t size);
+  // The same for several ranges, not waited for: copies them into a staging buffer of their own
+  // and starts mapping it (gpu/pending.h). Deferred work (setBeforeQueueUse) is submitted first.
+  Pending readLater(std::span<const Pending::Range> ranges);
+  // The queue's work submitted so far, not waited for (a waitIdle in steps).
+  Pending idleLater();
 
   // Compiles `wgsl` (entry point "main") against an explicit bind group 0 whose binding i has kind
   // layout[i]. Throws Error(Gpu) quoting each offending source line when compilation fails.

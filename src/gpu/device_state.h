@@ -42,9 +42,12 @@ struct DeviceState {
   std::string lostMessage;
   std::vector<std::string> uncaptured;
 
-  // Reused between calls so readback and timing allocate nothing in the steady state.
-  WGPUBuffer staging = nullptr;  // MapRead | CopyDst
-  uint64_t stagingSize = 0;
+  // Readback staging buffers (MapRead | CopyDst) idle between readbacks (gpu/pending.h), so the
+  // steady state allocates nothing; a few, bounded in number and bytes. Device lock held.
+  std::vector<std::pair<WGPUBuffer, uint64_t>> idleStaging;
+  std::pair<WGPUBuffer, uint64_t> takeStaging(uint64_t size);  // at least `size` bytes
+  void giveStaging(WGPUBuffer buffer, uint64_t size);
+  // Reused between calls so timing allocates nothing in the steady state.
   WGPUQuerySet querySet = nullptr;
   uint32_t queryCount = 0;
   WGPUBuffer queryResolve = nullptr;  // QueryResolve | CopySrc
@@ -55,6 +58,13 @@ struct DeviceState {
   // (runtime_impl.h), so work reaches the queue in the order it was issued. Set and called under
   // the runtime's GPU lock; empty when nothing defers.
   std::function<void()> beforeQueueUse;
+  // What an unfinished wait leaves behind: its callback's storage, which Dawn may still write to
+  // until the instance is released (gpu/pending.h).
+  void keepUntilInstanceGone(std::shared_ptr<void> p) {
+    std::lock_guard<std::mutex> lock(callbackMutex);
+    orphans.push_back(std::move(p));
+  }
+  std::vector<std::shared_ptr<void>> orphans;
   void flushPending() {
     if (beforeQueueUse) beforeQueueUse();
   }
@@ -71,6 +81,8 @@ struct DeviceState {
   void wait(WGPUFuture future, const char* what);
   // Marks the device lost for good without destroying it; every later call throws DeviceLost.
   void abandon(const std::string& why);
+  // Abandons the device and throws Error(DeviceLost) "GPU deadline exceeded" (waiting for `what`).
+  [[noreturn]] void deadlineExceeded(const char* what);
   // Throws Error(Gpu) listing errors Dawn reported outside any scope, and clears them.
   void raiseUncaptured();
   // Waits for all submitted work (queue work-done).

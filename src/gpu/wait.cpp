@@ -27,7 +27,7 @@ DeviceState::~DeviceState() {
   // Callbacks may still fire during release (device lost: "destroyed"); they only touch members
   // that are alive until this body ends.
   const Procs& p = procs();
-  freeBuffer(staging);
+  for (auto& [buffer, size] : idleStaging) freeBuffer(buffer);
   freeBuffer(queryResolve);
   freeBuffer(queryStaging);
   if (querySet) {
@@ -82,7 +82,8 @@ std::string durationText(uint64_t ns) {
 }
 }  // namespace
 
-[[noreturn]] static void deadlineExceeded(DeviceState& s, const char* what) {
+void DeviceState::deadlineExceeded(const char* what) {
+  DeviceState& s = *this;
   const std::string limit = durationText(s.waitTimeoutNs);
   s.abandon("abandoned after GPU work ran past the " + limit + " deadline");
   throw Error(ErrorCode::DeviceLost,
@@ -99,7 +100,7 @@ void DeviceState::wait(WGPUFuture future, const char* what) {
   if (!pollingWait) {
     WGPUWaitStatus st = p.InstanceWaitAny(instance, 1, &info, waitTimeoutNs);
     if (st == WGPUWaitStatus_Success) return;
-    if (st == WGPUWaitStatus_TimedOut) deadlineExceeded(*this, what);
+    if (st == WGPUWaitStatus_TimedOut) deadlineExceeded(what);
     // A caller's instance without TimedWaitAny refuses blocking waits: poll from now on.
     pollingWait = true;
   }
@@ -111,7 +112,7 @@ void DeviceState::wait(WGPUFuture future, const char* what) {
     if (st != WGPUWaitStatus_Success && st != WGPUWaitStatus_TimedOut)
       throw Error(ErrorCode::Gpu, std::string("waiting for ") + what + " failed (WaitAny status " +
                                       std::to_string(static_cast<int>(st)) + ")");
-    if (std::chrono::steady_clock::now() > deadline) deadlineExceeded(*this, what);
+    if (std::chrono::steady_clock::now() > deadline) deadlineExceeded(what);
     std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
 }

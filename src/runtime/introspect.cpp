@@ -28,7 +28,8 @@ const void* identity(const Kernel& kernel) { return &IntrospectAccess::of(kernel
 
 gpu::Device& device(Runtime& runtime) { return IntrospectAccess::of(runtime).device(); }
 const RuntimeOptions& options(const Runtime& runtime) { return IntrospectAccess::of(runtime).options(); }
-std::mutex& gpuMutex(Runtime& runtime) { return IntrospectAccess::of(runtime).gpuMutex(); }
+runtime::GpuMutex& gpuMutex(Runtime& runtime) { return IntrospectAccess::of(runtime).gpuMutex(); }
+int gpuWaiters(const Runtime& runtime) { return IntrospectAccess::of(runtime).gpuWaiters(); }
 uint64_t deviceGeneration(const Runtime& runtime) { return IntrospectAccess::of(runtime).deviceGeneration(); }
 
 }  // namespace introspect

@@ -14,6 +14,7 @@
 
 #include "expr/value.h"
 #include "plan/plan.h"
+#include "runtime/gpu_lock.h"
 #include "wgk/runtime.h"
 
 namespace wgk::gpu {
@@ -45,7 +46,9 @@ const void* identity(const Kernel& kernel);
 gpu::Device& device(Runtime& runtime);
 const RuntimeOptions& options(const Runtime& runtime);
 // Held while a command buffer is recorded and submitted; a tool measuring the device takes it too.
-std::mutex& gpuMutex(Runtime& runtime);
+runtime::GpuMutex& gpuMutex(Runtime& runtime);
+// Threads waiting for the GPU (a readback, a download, waitIdle) without holding the GPU lock now.
+int gpuWaiters(const Runtime& runtime);
 // 0 for the first device; +1 each time a lost device was replaced.
 uint64_t deviceGeneration(const Runtime& runtime);
 

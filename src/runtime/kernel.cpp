@@ -81,6 +81,23 @@ void buildSlots(PreparedPlan& prepared, const plan::PlanRequest& request, const 
     }
   }
 }
+
+// What a pass is specialised on, as the pipeline cache names it (runtime/pipeline_cache.h): the
+// op, variant and pass, the input dtypes and the tunables the plan overrode. Shapes stay out: a
+// shader that depends on one renders another text, so its digest already keeps it apart, and
+// shaders that take shapes as uniforms are shared across them.
+std::string pipelineName(const std::string& opId, const plan::Plan& p, const plan::PlannedPass& pass,
+                         const plan::PlanRequest& request) {
+  std::string name = opId + "/" + p.variant + "/" + pass.id + " [";
+  bool first = true;
+  for (const auto& [arg, desc] : request.inputs) {
+    name += (first ? "" : " ") + arg + ":" + std::string(dtypeName(desc.dtype));
+    first = false;
+  }
+  name += "]";
+  for (const auto& [tunable, value] : p.tunables) name += " " + tunable + "=" + value.repr();
+  return name;
+}
 }  // namespace
 
 void KernelImpl::applyTuning(plan::PlanRequest& request) const {
@@ -119,9 +136,12 @@ std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& reque
       if (!pass.skipped) {
         std::vector<gpu::BindingKind> layout;
         for (const auto& b : pass.bindings) layout.push_back(bindingKindOf(b.type));
-        pp.pipeline = withContext("while compiling pass '" + pass.id + "' (" + pass.shader + ") of variant " +
-                                      p.variant + " of " + source_.opId,
-                                  [&] { return runtime_.pipelines().get(pass.wgsl, layout, pass.name); });
+        const runtime::PipelineKey key =
+            runtime::PipelineKey::of(pipelineName(source_.opId, p, pass, request), pass.wgsl, layout);
+        pp.pipeline =
+            withContext("while compiling pass '" + pass.id + "' (" + pass.shader + ") of variant " +
+                            p.variant + " of " + source_.opId,
+                        [&] { return runtime_.pipelines().get(key, pass.wgsl, layout, pass.name); });
         pp.uniforms.resize(pass.bindings.size());
         for (size_t i = 0; i < pass.bindings.size(); ++i) {
           const auto& b = pass.bindings[i];

@@ -5,6 +5,8 @@
 // used last, and the command list is reused (docs/runtime.md "Host overhead per call").
 #include <chrono>
 #include <cstring>
+#include <exception>
+#include <span>
 
 #include "core/shape_text.h"
 #include "runtime/attributes.h"
@@ -360,10 +362,13 @@ void KernelImpl::record(const ResolvedCall& rc, const std::map<std::string, Tens
 
 // ---- a single call ----------------------------------------------------------------------------
 
-void KernelImpl::readBack(PreparedPlan& pp, const CallOptions& options, const std::vector<Bound>& slots,
-                          CallResult& result) {
-  gpu::Device& dev = runtime_.device();
+// One readback for every host output, copied into a staging buffer of its own: the wait happens
+// without the GPU lock, and other threads' calls queue behind these copies, so a later call of the
+// same plan rewriting its output buffers cannot change what this one reads.
+gpu::Pending KernelImpl::readBackStart(PreparedPlan& pp, const CallOptions& options,
+                                       const std::vector<Bound>& slots) {
   const plan::Plan& p = pp.plan;
+  std::vector<gpu::Pending::Range> ranges;
   for (size_t k = 0; k < p.outputs.size(); ++k) {
     const plan::PlannedOutput& o = p.outputs[k];
     if (options.outputs.count(o.name)) continue;
@@ -371,13 +376,27 @@ void KernelImpl::readBack(PreparedPlan& pp, const CallOptions& options, const st
     if (slot < 0) throw Error(ErrorCode::Internal, "output '" + o.name + "' was not bound");
     const Bound& b = slots[slot];
     const runtime::StorageLayout& layout = pp.slots[slot].layout;
+    const uint64_t bytes = layout.identity() ? static_cast<uint64_t>(numel(o.shape)) * dtypeBytes(o.dtype)
+                                             : layout.bytes(o.shape);
+    ranges.push_back({b.buffer, b.offset, bytes});
+  }
+  return runtime_.device().readLater(ranges);
+}
+
+void KernelImpl::readBackFinish(PreparedPlan& pp, const CallOptions& options, const gpu::Pending& read,
+                                CallResult& result) {
+  const plan::Plan& p = pp.plan;
+  size_t i = 0;
+  for (size_t k = 0; k < p.outputs.size(); ++k) {
+    const plan::PlannedOutput& o = p.outputs[k];
+    if (options.outputs.count(o.name)) continue;
+    const runtime::StorageLayout& layout = pp.slots[pp.outputSlots[k]].layout;
+    const std::span<const std::byte> bytes = read.bytes(i++);
     HostTensor h(o.dtype, o.shape);
     if (h.byteSize() && layout.identity()) {
-      dev.read(b.buffer, b.offset, h.bytes().data(), h.byteSize());
+      std::memcpy(h.bytes().data(), bytes.data(), h.byteSize());
     } else if (h.byteSize()) {
-      std::vector<std::byte> words(layout.bytes(o.shape));
-      dev.read(b.buffer, b.offset, words.data(), words.size());
-      runtime::fromDevice(words, h, layout);
+      runtime::fromDevice(bytes, h, layout);
     }
     result.host.emplace(o.name, std::move(h));
   }
@@ -406,7 +425,7 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
     return result;
   }
 
-  std::lock_guard gpuLock(runtime_.gpuMutex());
+  std::unique_lock gpuLock(runtime_.gpuMutex());
   static thread_local std::vector<Bound> slots;
   gpu::CommandList& commands = pp.commands;
   commands.reset();
@@ -429,8 +448,26 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
 
   const auto tRead = Clock::now();
   if (rc.toHost) {
-    readBack(pp, options, slots, result);
+    // The wait and the copy out happen without the GPU lock (other threads record meanwhile); the
+    // readback is released under it, whichever way this ends (declared after the lock: destroyed first).
+    gpu::Pending read;
+    try {
+      read = readBackStart(pp, options, slots);
+      runtime_.await(gpuLock, read);
+    } catch (Error& e) {
+      throw e.with("while reading back the outputs of " + source_.opId + " variant " + pp.plan.variant);
+    }
+    gpuLock.unlock();
+    std::exception_ptr failed;
+    try {
+      readBackFinish(pp, options, read, result);
+    } catch (...) {
+      failed = std::current_exception();
+    }
+    gpuLock.lock();
+    read.release();
     result.device.clear();  // in/out buffers of host tensors: read back, not returned
+    if (failed) std::rethrow_exception(failed);
   }
   result.timings.readbackUs = usSince(tRead);
   runtime_.trimPool();

@@ -1,4 +1,7 @@
 // wgk::Runtime: owns (or wraps) the device, the caches and the loaded kernels.
+#include <cstring>
+#include <exception>
+
 #include "core/foreign_errors.h"
 #include "runtime/options.h"
 #include "runtime/package_loader.h"
@@ -40,7 +43,7 @@ RuntimeImpl::RuntimeImpl(gpu::Device device, RuntimeOptions options)
       hubOptions_(runtime::hubOptionsFor(options_)),
       tuning_(loadTuning(options_, device_.profile())),
       pool_(std::make_shared<runtime::BufferPool>(device_, poolCapacity(device_.profile()))),
-      pipelines_(device_) {
+      pipelines_(device_, options_.maxPipelines) {
   const auto& limits = device_.profile().limits;
   maxStorageBinding_ =
       limits.count("maxStorageBufferBindingSize") ? limits.at("maxStorageBufferBindingSize") : (128ull << 20);
@@ -250,26 +253,42 @@ HostTensor RuntimeImpl::download(const GpuTensor& t) {
   HostTensor out(t.dtype, t.shape);
   if (out.byteSize() == 0) return out;
   const runtime::StorageLayout layout = runtime::storageFor(nullptr, t.dtype);
-  std::lock_guard lock(gpuMutex_);
-  if (layout.identity()) {
-    device_.read(t.buffer, t.offset, out.bytes().data(), out.byteSize());
-  } else {
-    std::vector<std::byte> words(layout.bytes(t.shape));
-    device_.read(t.buffer, t.offset, words.data(), words.size());
-    runtime::fromDevice(words, out, layout);
+  const uint64_t bytes = layout.identity() ? out.byteSize() : layout.bytes(t.shape);
+  // As a call's readback: the GPU lock is let go while the GPU works and while the bytes are
+  // copied out; the staging buffer is released under it (declared after the lock: destroyed first).
+  std::unique_lock lock(gpuMutex_);
+  const gpu::Pending::Range range{t.buffer, t.offset, bytes};
+  gpu::Pending read = device_.readLater({&range, 1});
+  await(lock, read);
+  lock.unlock();
+  std::exception_ptr failed;
+  try {
+    if (layout.identity())
+      std::memcpy(out.bytes().data(), read.bytes(0).data(), out.byteSize());
+    else
+      runtime::fromDevice(read.bytes(0), out, layout);
+  } catch (...) {
+    failed = std::current_exception();
   }
+  lock.lock();
+  read.release();
+  if (failed) std::rethrow_exception(failed);
   return out;
 }
 
 void RuntimeImpl::waitIdle() {
-  std::lock_guard lock(gpuMutex_);
-  device_.waitIdle();
+  std::unique_lock lock(gpuMutex_);
+  gpu::Pending idle = device_.idleLater();  // submits the deferred calls first
+  await(lock, idle);
 }
 
 CacheStats RuntimeImpl::cacheStats() const {
   CacheStats s;
-  s.shaderModulesCompiled = const_cast<runtime::PipelineCache&>(pipelines_).compiled();
-  s.pipelineHits = const_cast<runtime::PipelineCache&>(pipelines_).hits();
+  s.shaderModulesCompiled = pipelines_.compiled();
+  s.pipelineHits = pipelines_.hits();
+  s.pipelineMisses = pipelines_.misses();
+  s.pipelineEvictions = pipelines_.evictions();
+  s.pipelinesCached = pipelines_.size();
   s.planHits = planHits;
   s.planMisses = planMisses;
   s.bindGroupHits = bindGroupHits;
@@ -277,7 +296,7 @@ CacheStats RuntimeImpl::cacheStats() const {
   s.pooledBuffers = pool_->idleBuffers();
   s.bufferAcquires = pool_->acquired();
   s.buffersCreated = pool_->created();
-  std::lock_guard lock(const_cast<std::mutex&>(gpuMutex_));
+  std::lock_guard lock(gpuMutex_);
   s.deferredCalls = pending_.deferred;
   s.flushes = pending_.flushes;
   s.pendingCalls = pending_.calls.size();

@@ -20,6 +20,7 @@
 #include "hub/hub_config.h"
 #include "plan/plan.h"
 #include "runtime/buffer_pool.h"
+#include "runtime/gpu_lock.h"
 #include "runtime/introspect.h"  // tensorBytes
 #include "runtime/pipeline_cache.h"
 #include "runtime/pipeline_store.h"
@@ -200,8 +201,11 @@ class KernelImpl {
   gpu::Buffer outputBuffer(uint64_t bytes, CallRecord* keep, bool& local);
   CallResult callDeferred(const ResolvedCall& rc, const std::map<std::string, TensorRef>& inputs,
                           const CallOptions& options);
-  void readBack(PreparedPlan& pp, const CallOptions& options, const std::vector<Bound>& slots,
-                CallResult& result);
+  // Starts reading the host outputs back (GPU lock held); await, then readBackFinish copies them
+  // into result.host without the lock.
+  gpu::Pending readBackStart(PreparedPlan& pp, const CallOptions& options, const std::vector<Bound>& slots);
+  void readBackFinish(PreparedPlan& pp, const CallOptions& options, const gpu::Pending& read,
+                      CallResult& result);
 
   RuntimeImpl& runtime_;
   plan::Planner planner_;
@@ -220,7 +224,13 @@ class RuntimeImpl {
 
   gpu::Device& device() { return device_; }
   const DeviceProfile& profile() const { return device_.profile(); }
-  std::mutex& gpuMutex() { return gpuMutex_; }
+  runtime::GpuMutex& gpuMutex() { return gpuMutex_; }
+  // Waits for `work` with the GPU lock released while the GPU runs (runtime/gpu_lock.h); `lock`
+  // holds gpuMutex() on entry and on return.
+  void await(std::unique_lock<runtime::GpuMutex>& lock, gpu::Pending& work) {
+    runtime::awaitGpu(lock, work, gpuWaiters_);
+  }
+  int gpuWaiters() const { return gpuWaiters_.load(); }  // threads inside await() now
   runtime::BufferPool& pool() { return *pool_; }
   const std::shared_ptr<runtime::BufferPool>& poolPtr() { return pool_; }
   runtime::PipelineCache& pipelines() { return pipelines_; }
@@ -306,7 +316,8 @@ class RuntimeImpl {
   RuntimeOptions options_;
   hub::HubOptions hubOptions_;
   std::optional<runtime::TuningTable> tuning_;
-  std::mutex gpuMutex_;
+  mutable runtime::GpuMutex gpuMutex_;
+  std::atomic<int> gpuWaiters_{0};
   std::shared_ptr<runtime::BufferPool> pool_;
   runtime::PipelineCache pipelines_;
   std::mutex kernelsMutex_;
