@@ -95,6 +95,7 @@
 #include <string>
 #include <vector>
 
+#include "wgk/export.h"
 #include "wgk/runtime.h"
 
 namespace wgk {
@@ -112,7 +113,7 @@ struct BatchStats {
   uint64_t heldBuffers = 0;       // now: buffers in the batch's own pool (freed, reusable)
 };
 
-class Batch {
+class WGK_API Batch {
  public:
   Batch();  // empty: call() and submit() throw; get one from Runtime::batch()
   Batch(Batch&&) noexcept;
@@ -148,7 +149,7 @@ struct GraphInput {
                        // copy of a host input): what replay() writes or rebinds
 };
 
-class Graph {
+class WGK_API Graph {
  public:
   Graph();  // empty: replay() throws; get one from Runtime::capture()
   Graph(Graph&&) noexcept;

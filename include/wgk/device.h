@@ -26,6 +26,8 @@
 #include <string_view>
 #include <vector>
 
+#include "wgk/export.h"
+
 namespace wgk {
 
 // How wgk creates its own device (Runtime::create, `wgk devices`).
@@ -48,7 +50,7 @@ struct SubgroupMatrixConfig {
   uint32_t M = 0, N = 0, K = 0;
 };
 
-struct DeviceProfile {
+struct WGK_API DeviceProfile {
   // String or integer fields of GPUAdapterInfo, by spec name. Integers stored as int64.
   std::map<std::string, std::string> adapterInfoStrings;
   std::map<std::string, int64_t> adapterInfoNumbers;

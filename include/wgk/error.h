@@ -22,6 +22,8 @@
 #include <utility>
 #include <vector>
 
+#include "wgk/export.h"
+
 namespace wgk {
 
 enum class ErrorCode {
@@ -46,9 +48,9 @@ enum class ErrorCode {
 };
 
 // Stable lower-case name of a code ("no-variant", "out-of-memory", ...), used in JSON output.
-std::string_view errorCodeName(ErrorCode code);
+WGK_API std::string_view errorCodeName(ErrorCode code);
 
-class Error : public std::exception {
+class WGK_API Error : public std::exception {
  public:
   Error(ErrorCode code, std::string message);
   Error(ErrorCode code, std::string message, std::vector<std::string> context);

@@ -34,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "wgk/export.h"
 #include "wgk/runtime.h"
 
 namespace wgk {
@@ -96,7 +97,7 @@ struct GemmaProfile {
 
 class GemmaImpl;
 
-class Gemma {
+class WGK_API Gemma {
  public:
   Gemma() = default;
   // Reads and checks the folder, loads the kernels, uploads and prepares the weights, captures

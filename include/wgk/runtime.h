@@ -49,7 +49,11 @@
 #include <variant>
 #include <vector>
 
+#include "wgk/attribute.h"
 #include "wgk/device.h"
+#include "wgk/export.h"
+#include "wgk/plan.h"
+#include "wgk/signature.h"
 #include "wgk/tensor.h"
 
 #include "wgk/webgpu_handles.h"
@@ -62,9 +66,7 @@ struct IntrospectAccess;
 class DeviceTensorImpl;
 class Batch;  // wgk/batch.h
 class Graph;
-
-// An attribute value: int, float, bool, string or a list of ints/floats.
-using Attribute = std::variant<int64_t, double, bool, std::string, std::vector<int64_t>, std::vector<double>>;
+class GraphImpl;
 
 // A GPU tensor owned by a Runtime allocation (freed when the last copy goes away). Move or copy
 // freely; view() gives the non-owning GpuTensor.
@@ -94,11 +96,13 @@ class TensorRef {
   const GpuTensor& gpu() const { return std::get<GpuTensor>(v_); }
   DType dtype() const { return onHost() ? host().dtype() : gpu().dtype; }
   const Shape& shape() const { return onHost() ? host().shape() : gpu().shape; }
-  // The runtime allocation behind a DeviceTensor (null otherwise): what a Batch or Graph keeps
-  // alive while it may still read the tensor.
-  const std::shared_ptr<DeviceTensorImpl>& owner() const { return owner_; }
 
  private:
+  // The runtime's kernels, batches and graphs keep the allocation behind a DeviceTensor (owner_,
+  // null otherwise) alive while they may still read it.
+  friend class KernelImpl;
+  friend class GraphImpl;
+  const std::shared_ptr<DeviceTensorImpl>& owner() const { return owner_; }
   std::variant<const HostTensor*, GpuTensor> v_;
   std::shared_ptr<DeviceTensorImpl> owner_;
 };
@@ -148,13 +152,21 @@ struct PackageSource {
   std::string folder;     // local folder holding build/webgpu/
 };
 
-class Kernel {
+// A loaded package. Copies share one kernel (its plans and caches); calls are const, as a Batch
+// takes a const Kernel&, and may come from several threads.
+class WGK_API Kernel {
  public:
   Kernel() = default;
   // Host tensors in, host tensors out, by arg name.
   std::map<std::string, HostTensor> operator()(const std::map<std::string, HostTensor>& inputs,
-                                               const std::map<std::string, Attribute>& attrs = {});
-  CallResult call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options = {});
+                                               const std::map<std::string, Attribute>& attrs = {}) const;
+  CallResult call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options = {}) const;
+  // What the kernel takes: ports (dtypes, ranks), scalar args, attributes with defaults, variants
+  // (wgk/signature.h).
+  KernelSignature signature() const;
+  // What a call with inputs of these dtypes and shapes would do, on the runtime's device (with its
+  // tuning) or on options.device; runs nothing (wgk/plan.h).
+  KernelPlan plan(const std::map<std::string, TensorSpec>& inputs, const PlanOptions& options = {}) const;
   const PackageSource& source() const;
   explicit operator bool() const { return impl_ != nullptr; }
 
@@ -231,7 +243,7 @@ struct CacheStats {
   uint64_t pipelineBlobEvictions = 0, pipelineBlobsRejected = 0;
 };
 
-class Runtime {
+class WGK_API Runtime {
  public:
   static std::shared_ptr<Runtime> create(const RuntimeOptions& options = {});
   // Binds to a device the caller created with the same WebGPU library (the runtime adds a

@@ -16,12 +16,13 @@
 #include <vector>
 
 #include "wgk/dtype.h"
+#include "wgk/export.h"
 
 #include "wgk/webgpu_handles.h"
 
 namespace wgk {
 
-class HostTensor {
+class WGK_API HostTensor {
  public:
   HostTensor() = default;
   HostTensor(DType dtype, Shape shape);  // zero-filled

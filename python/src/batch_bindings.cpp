@@ -11,6 +11,7 @@
 #include "errors.h"
 #include "values.h"
 #include "wgk/batch.h"
+#include "wgk/error.h"
 
 namespace wgk::python {
 namespace {
@@ -30,7 +31,10 @@ Example:
     >>> y.numpy()                                     # bit-identical to two single calls
 )";
 
-constexpr const char* kCallDoc = R"(Records one call of `kernel` (arguments as for calling the kernel,
+constexpr const char* kCallDoc =
+    R"(__call__(self, kernel: Kernel, inputs: Optional[Mapping[str, TensorLike]] = None, /, *, attrs: Optional[Mapping[str, AttributeValue]] = None, args: Optional[Mapping[str, AttributeValue]] = None, variant: Optional[str] = None, outputs: Optional[Mapping[str, DeviceTensor]] = None, **tensors_and_attributes: Any) -> Dict[str, DeviceTensor]
+
+Records one call of `kernel` (arguments as for calling the kernel,
 without placement and timestamps) and returns its outputs by name as wgk.DeviceTensor. The GIL is
 released while the call is planned, uploaded and encoded.
 
@@ -108,7 +112,7 @@ py::dict record(PyBatch& self, const py::args& positional, py::object attrs, py:
                     (positional.size() ? describeValue(positional[0]) : std::string("no arguments")));
   PyKernel& k = positional[0].cast<PyKernel&>();
   // Kernel.__call__'s options a batch has no use for would otherwise read as unknown attributes.
-  const package::Manifest& m = manifestOf(k);
+  const KernelSignature& m = signatureOf(k);
   if (kwargs.contains("placement") && !m.findAttribute("placement") && !m.findPort("placement"))
     invalidArgument(
         "a batch leaves outputs on the device: placement= is not taken (download the outputs after "
@@ -241,12 +245,15 @@ void bindBatch(py::module_& m) {
       .def("__call__", &record, py::arg("attrs") = py::none(), py::arg("args") = py::none(),
            py::arg("variant") = py::none(), py::arg("outputs") = py::none(), kCallDoc)
       .def("submit", &submit,
+           "submit(self) -> None\n\n"
            "Encodes the recorded calls into one command buffer and submits them (does not wait); the "
            "batch is then empty and may record again. The GIL is released meanwhile.")
       .def(
           "__len__", [](PyBatch& self) { return self.capture && !self.borrowed ? 0 : self.get().size(); },
-          "The calls recorded since the last submit.")
-      .def("__enter__", [](py::object self) { return self; })
+          "__len__(self) -> int\n\nThe calls recorded since the last submit.")
+      .def(
+          "__enter__", [](py::object self) { return self; },
+          "__enter__(self) -> Batch\n\nThe batch itself: `with rt.batch() as b:`.")
       .def(
           "__exit__",
           [](PyBatch& self, py::handle type, py::handle, py::handle) {
@@ -256,6 +263,7 @@ void bindBatch(py::module_& m) {
               discard(self);
             return false;
           },
+          "__exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool\n\n"
           "Submits on a normal exit; on an exception discards the calls recorded since the last submit.")
       .def("__repr__", [](PyBatch& self) {
         const size_t n = self.capture && !self.borrowed ? 0 : self.get().size();
@@ -265,19 +273,25 @@ void bindBatch(py::module_& m) {
 
   py::class_<PyGraph>(m, "Graph", kGraphDoc)
       .def("replay", &replay,
+           "replay(self, inputs: Optional[Mapping[str, TensorLike]] = None, /, "
+           "**tensors: TensorLike) -> Any\n\n"
            "Copies the given inputs (host arrays or device tensors, by graph input name) into the "
            "graph's input buffers and re-submits every captured call; does not wait. Returns "
            "`outputs`. The GIL is released meanwhile.\n\n"
            "Example:\n    >>> y = g.replay(X=x1)\n    >>> y.numpy()")
       .def_property_readonly("inputs", &graphInputs,
+
+                             "inputs: Dict[str, Tuple[str, Tuple[int, ...]]]\n\n"
                              "The graph inputs replay() takes: name -> (dtype, shape), in capture order.")
-      .def_readonly("outputs", &PyGraph::outputs,
-                    "What the capture function returned (device tensors overwritten by each replay).")
+      .def_readonly(
+          "outputs", &PyGraph::outputs,
+          "outputs: Any\n\nWhat the capture function returned (device tensors overwritten by each replay).")
       .def_property_readonly(
-          "calls", [](const PyGraph& self) { return self.graph.calls(); }, "Kernel calls captured.")
+          "calls", [](const PyGraph& self) { return self.graph.calls(); },
+          "calls: int\n\nKernel calls captured.")
       .def_property_readonly(
           "dispatches", [](const PyGraph& self) { return self.graph.dispatches(); },
-          "Compute dispatches per replay.")
+          "dispatches: int\n\nCompute dispatches per replay.")
       .def("__repr__", [](const PyGraph& self) {
         return "wgk.Graph(" + std::to_string(self.graph.calls()) +
                " call(s), inputs=" + std::string(py::repr(graphInputs(self).attr("keys")())) + ")";
@@ -288,10 +302,12 @@ void bindBatch(py::module_& m) {
       .def(
           "batch",
           [](const PyRuntime& self) { return PyBatch(self.runtime, false, std::make_shared<Pending>()); },
-          "A new wgk.Batch: calls recorded, then submitted together (use it in a `with` block).\n\n"
+          "batch(self) -> Batch\n\nA new wgk.Batch: calls recorded, then submitted together (use it in a "
+          "`with` block).\n\n"
           "Example:\n    >>> with rt.batch() as b:\n    ...     y = b(gelu, X=x, bias=bias)[\"Y\"]\n"
           "    >>> y.numpy()")
       .def("capture", &capture, py::arg("fn"),
+           "capture(self, fn: Callable[[Batch], Any]) -> Graph\n\n"
            "Calls fn(batch) once to record kernel calls into a graph (nothing runs) and returns the "
            "wgk.Graph; its `outputs` are what fn returned.\n\n"
            "Example:\n    >>> g = rt.capture(lambda b: b(gelu, X=xd)[\"Y\"])\n    >>> g.replay(X=x).numpy()");

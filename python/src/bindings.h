@@ -21,7 +21,12 @@ struct PyRuntime {
 struct PyKernel {
   std::shared_ptr<Runtime> runtime;
   Kernel kernel;
+  // Read once at load (Kernel::signature): every call sorts its keywords by it.
+  std::shared_ptr<const KernelSignature> signature;
 };
+
+// A loaded kernel with its signature; may be called without the GIL.
+PyKernel loadedKernel(std::shared_ptr<Runtime> runtime, Kernel kernel);
 
 // Whether the outputs of a batch or a graph capture have contents yet: a batch's once it is
 // submitted, a capture's once its graph is replayed. Reading one before (a download, a single
@@ -45,9 +50,8 @@ void checkDefined(const PyDeviceTensor& t, const std::string& what);
 void bindTensors(py::module_& m);  // DeviceTensor
 void bindKernel(py::module_& m);   // Kernel, CallResult
 void bindRuntime(py::module_& m);  // Runtime
-void bindCli(py::module_& m);      // _cli_main
-void bindBatch(py::module_& m);
-void bindModel(py::module_& m);   // Gemma, Generation    // Batch, Graph, Runtime.batch, Runtime.capture (after bindRuntime)
+void bindBatch(py::module_& m);  // Batch, Graph, Runtime.batch, Runtime.capture (after bindRuntime)
+void bindModel(py::module_& m);  // Gemma, Generation
 
 // A tensor argument's value as a DeviceTensor, when it is one.
 const PyDeviceTensor* asDeviceTensor(py::handle v);

@@ -6,7 +6,6 @@
 
 #include "arrays.h"
 #include "errors.h"
-#include "runtime/introspect.h"
 #include "values.h"
 
 namespace wgk::python {
@@ -15,8 +14,7 @@ namespace {
 // "X=..., bias=..." for a message about how to pass the tensors.
 std::string keywordList(const PyKernel& k) {
   std::string out;
-  for (const package::PortSpec* p : manifestOf(k).inputs())
-    out += (out.empty() ? "" : ", ") + p->name + "=...";
+  for (const PortSignature* p : signatureOf(k).inputs()) out += (out.empty() ? "" : ", ") + p->name + "=...";
   return out;
 }
 
@@ -31,8 +29,13 @@ const DeviceTensor& ownDeviceTensor(const PyKernel& k, const PyDeviceTensor& d, 
 
 }  // namespace
 
-const package::Manifest& manifestOf(const PyKernel& k) {
-  return wgk::introspect::package(k.kernel).manifest();
+PyKernel loadedKernel(std::shared_ptr<Runtime> runtime, Kernel kernel) {
+  auto signature = std::make_shared<const KernelSignature>(kernel.signature());
+  return PyKernel{std::move(runtime), std::move(kernel), std::move(signature)};
+}
+
+const KernelSignature& signatureOf(const PyKernel& k) {
+  return *k.signature;
 }
 
 void checkDefined(const PyDeviceTensor& t, const std::string& what) {
@@ -57,7 +60,7 @@ py::object positionalInputs(const PyKernel& k, const py::args& positional, size_
   std::string got;
   for (size_t i = first; i < positional.size() && i < first + 3; ++i)
     got += (got.empty() ? "" : ", ") + describeValue(positional[i]);
-  invalidArgument(manifestOf(k).id() + " takes its tensors by name (" + keywordList(k) +
+  invalidArgument(signatureOf(k).op + " takes its tensors by name (" + keywordList(k) +
                   "), or as one dict of them; got " + std::to_string(n) + " positional arguments (" + got +
                   (n > 3 ? ", ..." : "") + ")");
 }
@@ -68,7 +71,7 @@ py::object positionalInputs(const PyKernel& k, const py::args& positional, size_
 Scalars collect(const PyKernel& k, py::handle inputs, py::handle attrs, py::handle args,
                 const py::kwargs& kwargs,
                 const std::function<void(const std::string&, py::handle)>& onTensor) {
-  const package::Manifest& m = manifestOf(k);
+  const KernelSignature& m = signatureOf(k);
   Scalars out{toAttributes(attrs, "attrs"), toAttributes(args, "args")};
   std::set<std::string> seen;
   auto once = [&](const std::string& name) {
@@ -80,7 +83,7 @@ Scalars collect(const PyKernel& k, py::handle inputs, py::handle attrs, py::hand
   if (!inputs.is_none()) {
     // gelu(x) is the usual slip: say how tensors are passed, and never print the array.
     if (!py::isinstance<py::dict>(inputs))
-      invalidArgument(m.id() + " takes its tensors by name (" + keywordList(k) +
+      invalidArgument(m.op + " takes its tensors by name (" + keywordList(k) +
                       "), or as one dict of them; got " + describeValue(inputs) +
                       " as a positional argument");
     for (auto [key, value] : py::reinterpret_borrow<py::dict>(inputs)) {
@@ -112,8 +115,8 @@ void prepareCall(const PyKernel& k, py::handle inputs, py::handle attrs, py::han
       if (site == CallSite::Single || (d->pending && d->pending->state == Pending::State::Discarded))
         checkDefined(*d, what);
       a.refs.emplace(name, TensorRef(ownDeviceTensor(k, *d, what)));
-      const package::PortSpec* port = manifestOf(k).findPort(name);
-      if (port && port->direction == package::PortDirection::InOut) a.inPlace[py::str(name)] = v;
+      const PortSignature* port = signatureOf(k).findPort(name);
+      if (port && port->direction == PortDirection::InOut) a.inPlace[py::str(name)] = v;
     } else {
       a.torch = a.torch || isTorchTensor(v);
       a.refs.emplace(name, TensorRef(a.host.emplace(name, toHostTensor(v, what)).first->second));

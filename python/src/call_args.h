@@ -11,11 +11,10 @@
 #include <string>
 
 #include "bindings.h"
-#include "package/manifest.h"
 
 namespace wgk::python {
 
-const package::Manifest& manifestOf(const PyKernel& k);
+const KernelSignature& signatureOf(const PyKernel& k);
 
 // A call's named values other than tensors.
 struct Scalars {

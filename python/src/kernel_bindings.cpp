@@ -8,8 +8,6 @@
 #include "bindings.h"
 #include "call_args.h"
 #include "errors.h"
-#include "runtime/attributes.h"
-#include "runtime/introspect.h"
 #include "values.h"
 
 namespace wgk::python {
@@ -28,7 +26,10 @@ Example:
     'last_axis_row_f16x8'
 )";
 
-constexpr const char* kCallDoc = R"(Runs the kernel and returns its outputs by name.
+constexpr const char* kCallDoc =
+    R"(__call__(self, inputs: Optional[Mapping[str, TensorLike]] = None, /, *, attrs: Optional[Mapping[str, AttributeValue]] = None, args: Optional[Mapping[str, AttributeValue]] = None, variant: Optional[str] = None, placement: str = "auto", outputs: Optional[Mapping[str, DeviceTensor]] = None, **tensors_and_attributes: Any) -> Dict[str, Output]
+
+Runs the kernel and returns its outputs by name.
 
 Args:
     inputs: optional dict of tensors by arg name (for names that are not Python identifiers).
@@ -57,7 +58,9 @@ Example:
 )";
 
 constexpr const char* kCallResultDoc =
-    R"(As calling the kernel, but returns a wgk.CallResult: the outputs, the
+    R"(call(self, inputs: Optional[Mapping[str, TensorLike]] = None, /, *, attrs: Optional[Mapping[str, AttributeValue]] = None, args: Optional[Mapping[str, AttributeValue]] = None, variant: Optional[str] = None, placement: str = "auto", outputs: Optional[Mapping[str, DeviceTensor]] = None, timestamps: bool = False, **tensors_and_attributes: Any) -> CallResult
+
+As calling the kernel, but returns a wgk.CallResult: the outputs, the
 variant that ran, how it was selected and the timings (timestamps=True measures GPU time with
 timestamp queries).
 
@@ -66,7 +69,10 @@ Example:
     >>> r.variant, r.selected_by, r.timings["gpu_us"]
 )";
 
-constexpr const char* kPlanDoc = R"(Plans a call without running it: which variant the request gets, why every
+constexpr const char* kPlanDoc =
+    R"(plan(self, inputs: Optional[Mapping[str, TensorSpec]] = None, /, *, attrs: Optional[Mapping[str, AttributeValue]] = None, args: Optional[Mapping[str, AttributeValue]] = None, variant: Optional[str] = None, device: Union[None, Mapping[str, Any], str, os.PathLike] = None, wgsl: bool = False, **tensors_and_attributes: Any) -> Dict[str, Any]
+
+Plans a call without running it: which variant the request gets, why every
 other variant was not chosen, the passes with their dispatch sizes, bindings and uniforms.
 
 Tensors are given as for a call, or as (dtype, shape) pairs: x=("float16", (4096, 2048)).
@@ -85,6 +91,25 @@ Example:
     >>> p["variant"], p["passes"][0]["dispatch"]
     >>> [(v["id"], v["reason"]) for v in p["variants"] if not v["eligible"]]
     >>> gelu.plan(X=x, device="h200.json")           # for another device's profile
+)";
+
+constexpr const char* kSignatureDoc = R"(signature: Dict[str, Any]
+
+What the kernel takes, as its manifest declares it (Kernel::signature in C++).
+
+A dict: "op", "description", "since_version"; "ports" (inputs in manifest order, then outputs;
+each with "name", "direction" ("input", "output" or "inout"), "dtypes" (the dtype names it takes,
+empty: any), "type_variable" (the "T" ports that share a dtype have in common, or None), "rank"
+(the rank an input must have, or None), "rank_checked", "optional", "description"); "args" (scalar
+args: "name", "kind", "required", "one_of", "description"); "attributes" ("name", "default" or
+None, "description"); "variants" ("id", "name", "description", "priority").
+
+Example:
+    >>> s = rms.signature
+    >>> [(p["name"], p["dtypes"]) for p in s["ports"] if p["direction"] == "input"]
+    [('x', ['float32', 'float16']), ('scale', ['float32', 'float16'])]
+    >>> {a["name"]: a["default"] for a in s["attributes"]}["epsilon"]
+    1e-05
 )";
 
 struct PyCallResult {
@@ -122,7 +147,7 @@ bool isDtypeLike(py::handle v) {
 }
 
 // A tensor for planning: its dtype and shape only, never copied.
-plan::TensorDesc describe(py::handle v, const std::string& name) {
+TensorSpec describe(py::handle v, const std::string& name) {
   if (const PyDeviceTensor* d = asDeviceTensor(v)) return {d->tensor.dtype(), d->tensor.shape()};
   if ((py::isinstance<py::tuple>(v) || py::isinstance<py::list>(v)) && py::len(v) == 2 &&
       isDtypeLike(v[py::int_(0)]))
@@ -149,39 +174,91 @@ py::dict sourceDict(const PackageSource& s) {
   return d;
 }
 
-py::list portNames(const std::vector<const package::PortSpec*>& ports) {
+py::list portNames(const std::vector<const PortSignature*>& ports) {
   py::list out;
-  for (const package::PortSpec* p : ports) out.append(p->name);
+  for (const PortSignature* p : ports) out.append(p->name);
   return out;
+}
+
+const char* directionName(PortDirection d) {
+  switch (d) {
+    case PortDirection::Input:
+      return "input";
+    case PortDirection::Output:
+      return "output";
+    case PortDirection::InOut:
+      return "inout";
+  }
+  return "input";
+}
+
+py::object orNone(bool present, py::object value) {
+  return present ? value : py::object(py::none());
+}
+
+// Kernel::signature() as plain Python values (wgk/signature.h names each field).
+py::dict signatureDict(const KernelSignature& s) {
+  py::dict d;
+  d["op"] = s.op;
+  d["description"] = s.description;
+  d["since_version"] = s.sinceVersion;
+  py::list ports;
+  for (const PortSignature& p : s.ports) {
+    py::dict e;
+    e["name"] = p.name;
+    e["direction"] = directionName(p.direction);
+    py::list dtypes;
+    for (DType t : p.dtypes) dtypes.append(std::string(dtypeName(t)));
+    e["dtypes"] = dtypes;
+    e["type_variable"] = orNone(!p.typeVariable.empty(), py::str(p.typeVariable));
+    e["rank"] = orNone(p.rank.has_value(), py::int_(p.rank.value_or(0)));
+    e["rank_checked"] = p.rankChecked;
+    e["optional"] = p.optional;
+    e["description"] = p.description;
+    ports.append(e);
+  }
+  d["ports"] = ports;
+  py::list args;
+  for (const ArgSignature& a : s.args)
+    args.append(py::dict(py::arg("name") = a.name, py::arg("kind") = a.kind, py::arg("required") = a.required,
+                         py::arg("one_of") = a.oneOf, py::arg("description") = a.description));
+  d["args"] = args;
+  py::list attributes;
+  for (const AttributeSignature& a : s.attributes)
+    attributes.append(py::dict(
+        py::arg("name") = a.name,
+        py::arg("default") =
+            orNone(a.defaultValue.has_value(), a.defaultValue ? fromAttribute(*a.defaultValue) : py::none()),
+        py::arg("description") = a.description));
+  d["attributes"] = attributes;
+  py::list variants;
+  for (const VariantSignature& v : s.variants)
+    variants.append(py::dict(py::arg("id") = v.id, py::arg("name") = v.name,
+                             py::arg("description") = v.description, py::arg("priority") = v.priority));
+  d["variants"] = variants;
+  return d;
 }
 
 }  // namespace
 
 py::object planKernel(const PyKernel& k, py::object inputs, py::object attrs, py::object args,
                       py::object variant, py::object device, bool wgsl, py::kwargs kwargs) {
-  plan::PlanRequest request;
-  const Scalars scalars = collect(k, inputs, attrs, args, kwargs, [&](const std::string& name, py::handle v) {
-    request.inputs.emplace(name, describe(v, name));
+  std::map<std::string, TensorSpec> specs;
+  Scalars scalars = collect(k, inputs, attrs, args, kwargs, [&](const std::string& name, py::handle v) {
+    specs.emplace(name, describe(v, name));
   });
-  request.attrs = runtime::toValues(scalars.attrs);
-  request.args = runtime::toValues(scalars.args);
-  request.forcedVariant = stringOrEmpty(variant, "variant");
-  std::optional<DeviceProfile> profile;
-  if (!device.is_none()) profile = profileArgument(device);
-  std::string json;
+  PlanOptions o;
+  o.attrs = std::move(scalars.attrs);
+  o.args = std::move(scalars.args);
+  o.variant = stringOrEmpty(variant, "variant");
+  if (!device.is_none()) o.device = profileArgument(device);
+  o.wgsl = wgsl;
+  KernelPlan p;
   {
     py::gil_scoped_release unlocked;
-    plan::Plan p;
-    if (profile) {
-      plan::PlanOptions o;
-      o.renderShaders = wgsl;
-      p = wgk::introspect::planner(k.kernel).plan(request, *profile, o);
-    } else {
-      p = wgk::introspect::plan(k.kernel, request, wgsl);
-    }
-    json = p.toJson(wgsl).dump();
+    p = k.kernel.plan(specs, o);
   }
-  return fromJsonText(json);
+  return fromJsonText(p.json);
 }
 
 static void bindCallResult(py::module_& m) {
@@ -190,11 +267,13 @@ static void bindCallResult(py::module_& m) {
                            "    >>> r = gelu.call(X=x, timestamps=True)\n"
                            "    >>> r.outputs[\"Y\"], r.variant, r.selected_by, r.timings[\"gpu_us\"]")
       .def_readonly("outputs", &PyCallResult::outputs,
-                    "dict of numpy arrays or wgk.DeviceTensor by output name")
-      .def_readonly("variant", &PyCallResult::variant, "the variant that ran")
-      .def_readonly("selected_by", &PyCallResult::selectedBy, "\"priority\", \"forced\" or \"tuning\"")
+                    "outputs: Dict[str, Output]\n\nNumpy arrays or wgk.DeviceTensor by output name.")
+      .def_readonly("variant", &PyCallResult::variant, "variant: str\n\nThe variant that ran.")
+      .def_readonly("selected_by", &PyCallResult::selectedBy,
+                    "selected_by: str\n\n\"priority\", \"forced\" or \"tuning\".")
       .def_readonly("timings", &PyCallResult::timings,
-                    "upload_us, gpu_us (timestamps=True, else None), readback_us, total_us")
+                    "timings: Dict[str, Optional[float]]\n\n"
+                    "upload_us, gpu_us (timestamps=True, else None), readback_us, total_us.")
       .def("__repr__", [](const PyCallResult& r) {
         return "wgk.CallResult(variant='" + r.variant +
                "', outputs=" + std::string(py::repr(r.outputs.attr("keys")())) + ")";
@@ -235,35 +314,38 @@ void bindKernel(py::module_& m) {
           py::arg("device") = py::none(), py::arg("wgsl") = py::bool_(false), kPlanDoc)
       .def_property_readonly(
           "source", [](const PyKernel& k) { return sourceDict(k.kernel.source()); },
-          "Where the package came from: repo, op, requested, revision, origin (embedded, cache, network,\n"
+          "source: Dict[str, str]\n\nWhere the package came from: repo, op, requested, revision, origin "
+          "(embedded, cache, network,\n"
           "lock, path), folder.")
       .def_property_readonly(
+          "signature", [](const PyKernel& k) { return signatureDict(signatureOf(k)); }, kSignatureDoc)
+      .def_property_readonly(
           "op", [](const PyKernel& k) { return k.kernel.source().opId; },
-          "The op id, e.g. com.microsoft.FastGelu.")
+          "op: str\n\nThe op id, e.g. com.microsoft.FastGelu.")
       .def_property_readonly(
-          "inputs", [](const PyKernel& k) { return portNames(manifestOf(k).inputs()); },
-          "The input tensors' names (in/out ports too), in manifest order.")
+          "inputs", [](const PyKernel& k) { return portNames(signatureOf(k).inputs()); },
+          "inputs: List[str]\n\nThe input tensors' names (in/out ports too), in manifest order.")
       .def_property_readonly(
-          "outputs", [](const PyKernel& k) { return portNames(manifestOf(k).outputs()); },
-          "The output tensors' names (in/out ports too), in manifest order.")
+          "outputs", [](const PyKernel& k) { return portNames(signatureOf(k).outputs()); },
+          "outputs: List[str]\n\nThe output tensors' names (in/out ports too), in manifest order.")
       .def_property_readonly(
           "args",
           [](const PyKernel& k) {
             py::dict out;
-            for (const auto& a : manifestOf(k).args) out[py::str(a.name)] = a.kind;
+            for (const auto& a : signatureOf(k).args) out[py::str(a.name)] = a.kind;
             return out;
           },
-          "The scalar args (spec 2.1 packages) with their kinds: u32, i32, f32, bool, string.")
+          "args: Dict[str, str]\n\nThe scalar args (spec 2.1 packages) with their kinds: u32, i32, f32, "
+          "bool, string.")
       .def_property_readonly(
           "attributes",
           [](const PyKernel& k) {
             py::dict out;
-            for (const auto& a : manifestOf(k).attributes)
-              out[py::str(a.name)] =
-                  a.defaultValue ? fromJsonText(a.defaultValue->toJson().dump()) : py::object(py::none());
+            for (const auto& a : signatureOf(k).attributes)
+              out[py::str(a.name)] = a.defaultValue ? fromAttribute(*a.defaultValue) : py::object(py::none());
             return out;
           },
-          "The attributes with their defaults (None: no default).")
+          "attributes: Dict[str, Any]\n\nThe attributes with their defaults (None: no default).")
       .def("__repr__", [](const PyKernel& k) {
         const PackageSource& s = k.kernel.source();
         return "wgk.Kernel('" + s.opId + "', origin='" + s.origin + "', revision='" + s.revision + "')";

@@ -38,13 +38,15 @@ struct PyGeneration {
 
 void bindModel(py::module_& m) {
   py::class_<PyGeneration>(m, "Generation", "What Gemma.generate returns: tokens, logits, timings.")
-      .def_readonly("tokens", &PyGeneration::tokens, "The new token ids (the prompt is not repeated).")
+      .def_readonly("tokens", &PyGeneration::tokens,
+                    "tokens: List[int]\n\nThe new token ids (the prompt is not repeated).")
       .def_readonly("logits", &PyGeneration::logits,
-                    "float32 numpy [len(tokens), vocab] when return_logits=True (row i: the distribution "
-                    "token i was picked from), else None.")
-      .def_readonly("prefill_ms", &PyGeneration::prefillMs, "Wall time of the prompt up to the first token.")
+                    "logits: Optional[np.ndarray]\n\nfloat32 numpy [len(tokens), vocab] when "
+                    "return_logits=True (row i: the distribution token i was picked from), else None.")
+      .def_readonly("prefill_ms", &PyGeneration::prefillMs,
+                    "prefill_ms: float\n\nWall time of the prompt up to the first token.")
       .def_readonly("token_ms", &PyGeneration::tokenMs,
-                    "Wall time of each decode step after the first token.")
+                    "token_ms: List[float]\n\nWall time of each decode step after the first token.")
       .def("__repr__", [](const PyGeneration& g) {
         return "<wgk.Generation " + std::to_string(g.tokens.size()) + " tokens>";
       });
@@ -66,6 +68,8 @@ void bindModel(py::module_& m) {
           },
           py::arg("model_dir"), py::kw_only(), py::arg("runtime") = py::none(), py::arg("max_length") = 0,
           py::arg("prefill_block") = 0, py::arg("capture_graph") = true,
+          "load(model_dir: Union[str, os.PathLike], *, runtime: Optional[Runtime] = None, "
+          "max_length: int = 0, prefill_block: int = 0, capture_graph: bool = True) -> Gemma\n\n"
           "Reads, checks and uploads the checkpoint; captures the decode graph. max_length: KV-cache "
           "positions (0: min(max_position_embeddings, 4096)); prefill_block: prompt tokens per prefill "
           "batch (0: 128).")
@@ -92,26 +96,34 @@ void bindModel(py::module_& m) {
           },
           py::arg("prompt"), py::kw_only(), py::arg("max_new") = 32, py::arg("stop") = std::vector<int64_t>{},
           py::arg("return_logits") = false, py::arg("readback_every") = 8,
+          "generate(self, prompt: Sequence[int], *, max_new: int = 32, stop: Sequence[int] = (), "
+          "return_logits: bool = False, readback_every: int = 8) -> Generation\n\n"
           "Greedy decoding from the prompt's token ids; returns a wgk.Generation. readback_every: decode "
           "steps submitted before their tokens are read back (the GPU runs ahead; a stop token ends the "
           "output at the readback; return_logits reads every step).\n\n"
           "Example:\n    >>> model.generate([2, 651], max_new=4).tokens")
-      .def_property_readonly("config",
-                             [](const PyGemma& self) {
-                               const GemmaConfig& c = self.model.config();
-                               py::dict d;
-                               d["vocab_size"] = c.vocabSize;
-                               d["hidden_size"] = c.hiddenSize;
-                               d["intermediate_size"] = c.intermediateSize;
-                               d["num_hidden_layers"] = c.numLayers;
-                               d["num_attention_heads"] = c.numHeads;
-                               d["num_key_value_heads"] = c.numKvHeads;
-                               d["head_dim"] = c.headDim;
-                               d["weight_dtype"] = c.weightDtype;
-                               return d;
-                             })
-      .def_property_readonly("max_length", [](const PyGemma& self) { return self.model.maxLength(); })
-      .def_property_readonly("decode_calls", [](const PyGemma& self) { return self.model.decodeCalls(); });
+      .def_property_readonly(
+          "config",
+          [](const PyGemma& self) {
+            const GemmaConfig& c = self.model.config();
+            py::dict d;
+            d["vocab_size"] = c.vocabSize;
+            d["hidden_size"] = c.hiddenSize;
+            d["intermediate_size"] = c.intermediateSize;
+            d["num_hidden_layers"] = c.numLayers;
+            d["num_attention_heads"] = c.numHeads;
+            d["num_key_value_heads"] = c.numKvHeads;
+            d["head_dim"] = c.headDim;
+            d["weight_dtype"] = c.weightDtype;
+            return d;
+          },
+          "config: Dict[str, Any]\n\nThe architecture config.json states (after checks).")
+      .def_property_readonly(
+          "max_length", [](const PyGemma& self) { return self.model.maxLength(); },
+          "max_length: int\n\nKV-cache positions: prompt plus generated tokens.")
+      .def_property_readonly(
+          "decode_calls", [](const PyGemma& self) { return self.model.decodeCalls(); },
+          "decode_calls: int\n\nKernel calls per decode step.");
 }
 
 }  // namespace wgk::python

@@ -6,12 +6,14 @@
 
 PYBIND11_MODULE(_wgk, m) {
   m.doc() = "wgk: versioned WebGPU kernels, natively (the extension module; import wgk)";
+  // Each binding's docstring begins with its Python signature, types included (after the line
+  // pybind11 writes from the C++ types): tools/stubgen/wgk_stubgen.py writes python/wgk/_wgk.pyi
+  // from them, and tests/python/test_stubs.py checks each against pybind11's line.
   wgk::python::bindErrors(m);
   wgk::python::bindTensors(m);
   wgk::python::bindKernel(m);
   wgk::python::bindRuntime(m);
   wgk::python::bindBatch(m);
   wgk::python::bindModel(m);
-  wgk::python::bindCli(m);
   m.attr("__version__") = WGK_VERSION;
 }

@@ -34,8 +34,16 @@ Example:
     (2, 8)
 )";
 
+constexpr const char* kInitDoc =
+    R"(__init__(self, *, packages_dir: Union[None, str, os.PathLike] = None, cache_dir: Union[None, str, os.PathLike] = None, endpoint: Optional[str] = None, lock_file: Union[None, str, os.PathLike] = None, tuning_file: Union[None, str, os.PathLike] = None, offline: bool = False, trust_remote_code: bool = False) -> None
+
+Creates the runtime and its device (the class's docstring describes the arguments).
+)";
+
 constexpr const char* kLoadDoc =
-    R"(Loads a kernel package: a repo id "webgpu-kernels/<domain>.<Op>" (embedded,
+    R"(load(self, repo_or_path: Union[str, os.PathLike], *, version: Optional[int] = None, revision: Optional[str] = None) -> Kernel
+
+Loads a kernel package: a repo id "webgpu-kernels/<domain>.<Op>" (embedded,
 cached or downloaded, always digest-checked) or a package folder.
 
 Args:
@@ -89,7 +97,7 @@ void bindRuntime(py::module_& m) {
           py::kw_only(), py::arg("packages_dir") = py::none(), py::arg("cache_dir") = py::none(),
           py::arg("endpoint") = py::none(), py::arg("lock_file") = py::none(),
           py::arg("tuning_file") = py::none(), py::arg("offline") = false,
-          py::arg("trust_remote_code") = false)
+          py::arg("trust_remote_code") = false, kInitDoc)
       .def(
           "load",
           [](const PyRuntime& self, py::object repoOrPath, std::optional<int> version,
@@ -99,13 +107,14 @@ void bindRuntime(py::module_& m) {
             o.version = version;
             o.revision = revision;
             py::gil_scoped_release unlocked;  // may download
-            return PyKernel{self.runtime, self.runtime->load(what, o)};
+            return loadedKernel(self.runtime, self.runtime->load(what, o));
           },
           py::arg("repo_or_path"), py::kw_only(), py::arg("version") = py::none(),
           py::arg("revision") = py::none(), kLoadDoc)
       .def(
           "upload", [](const PyRuntime& self, py::object array) { return upload(self, array, "the array"); },
           py::arg("array"),
+          "upload(self, array: TensorLike) -> DeviceTensor\n\n"
           "Copies a numpy array (or a DLPack provider, or anything numpy.asarray takes) to the device "
           "once.\n\n"
           "Example:\n    >>> xd = rt.upload(np.ones((4, 64), np.float16))\n    >>> xd.shape, xd.dtype\n"
@@ -114,6 +123,7 @@ void bindRuntime(py::module_& m) {
           "from_dlpack",
           [](const PyRuntime& self, py::object tensor) { return upload(self, tensor, "the tensor"); },
           py::arg("tensor"),
+          "from_dlpack(self, tensor: Any) -> DeviceTensor\n\n"
           "A DLPack provider in CPU memory (a torch tensor, a numpy array, ...) as a new "
           "wgk.DeviceTensor.\n\n"
           "Example:\n    >>> xd = rt.from_dlpack(torch.ones(4, 64, dtype=torch.float16))")
@@ -126,6 +136,7 @@ void bindRuntime(py::module_& m) {
             return PyDeviceTensor{self.runtime, self.runtime->allocate(t, s), nullptr};
           },
           py::arg("shape"), py::arg("dtype"),
+          "allocate(self, shape: Sequence[int], dtype: DTypeLike) -> DeviceTensor\n\n"
           "A new device tensor (contents unspecified), e.g. for a kernel call's outputs=.");
 }
 
@@ -144,7 +155,7 @@ void addInspection(py::class_<PyRuntime>& cls) {
            PyKernel k;
            {
              py::gil_scoped_release unlocked;
-             k = PyKernel{self.runtime, self.runtime->load(what, o)};
+             k = loadedKernel(self.runtime, self.runtime->load(what, o));
            }
            return planKernel(k, inputs, attrs, args, variant, device, flagArgument(wgsl, "wgsl"), kwargs);
          },
@@ -152,6 +163,12 @@ void addInspection(py::class_<PyRuntime>& cls) {
          py::arg("version") = py::none(), py::arg("revision") = py::none(), py::arg("attrs") = py::none(),
          py::arg("args") = py::none(), py::arg("variant") = py::none(), py::arg("device") = py::none(),
          py::arg("wgsl") = py::bool_(false),
+         "plan(self, repo_or_path: Union[str, os.PathLike], "
+         "inputs: Optional[Mapping[str, TensorSpec]] = None, /, *, version: Optional[int] = None, "
+         "revision: Optional[str] = None, attrs: Optional[Mapping[str, AttributeValue]] = None, "
+         "args: Optional[Mapping[str, AttributeValue]] = None, variant: Optional[str] = None, "
+         "device: Union[None, Mapping[str, Any], str, os.PathLike] = None, wgsl: bool = False, "
+         "**tensors_and_attributes: Any) -> Dict[str, Any]\n\n"
          "Loads a package and plans a request on it (Kernel.plan): the explanation as a dict.\n\n"
          "Example:\n"
          "    >>> p = rt.plan(\"webgpu-kernels/com.microsoft.FastGelu\", X=(\"float16\", (4096, 16384)),\n"
@@ -159,7 +176,8 @@ void addInspection(py::class_<PyRuntime>& cls) {
          "    >>> p[\"variant\"], [(v[\"id\"], v[\"reason\"]) for v in p[\"variants\"]]")
       .def_property_readonly(
           "device", [](const PyRuntime& self) { return fromJsonText(self.runtime->device().toJsonText(-1)); },
-          "The device profile as a dict: adapterInfo, features, wgslLanguageFeatures, limits, numerics "
+          "device: Dict[str, Any]\n\nThe device profile as a dict: adapterInfo, features, "
+          "wgslLanguageFeatures, limits, numerics "
           "(the JSON of `wgk devices --json`; Kernel.plan(device=...) takes it).")
       .def_property_readonly(
           "cache_stats",
@@ -180,14 +198,14 @@ void addInspection(py::class_<PyRuntime>& cls) {
             d["pipeline_blobs_rejected"] = s.pipelineBlobsRejected;
             return d;
           },
-          "The runtime's cache counters (docs/runtime.md, Caches).")
+          "cache_stats: Dict[str, int]\n\nThe runtime's cache counters (docs/runtime.md, Caches).")
       .def(
           "wait_idle",
           [](const PyRuntime& self) {
             py::gil_scoped_release unlocked;
             self.runtime->waitIdle();
           },
-          "Blocks until all submitted GPU work has finished.")
+          "wait_idle(self) -> None\n\nBlocks until all submitted GPU work has finished.")
       .def("__repr__", [](const PyRuntime& self) {
         const auto& info = self.runtime->device().adapterInfoStrings;
         auto it = info.find("description");

@@ -38,19 +38,22 @@ void bindTensors(py::module_& m) {
   py::class_<PyDeviceTensor>(m, "DeviceTensor", kDeviceTensorDoc)
       .def_property_readonly(
           "shape", [](const PyDeviceTensor& t) { return shapeTuple(t.tensor.shape()); },
-          "The shape, a tuple of ints.")
+          "shape: Tuple[int, ...]\n\nThe shape, a tuple of ints.")
       .def_property_readonly(
-          "dtype", [](const PyDeviceTensor& t) { return numpyDtype(t.tensor.dtype()); }, "The numpy dtype.")
+          "dtype", [](const PyDeviceTensor& t) { return numpyDtype(t.tensor.dtype()); },
+          "dtype: np.dtype\n\nThe numpy dtype.")
       .def_property_readonly(
-          "ndim", [](const PyDeviceTensor& t) { return t.tensor.shape().size(); }, "The rank.")
+          "ndim", [](const PyDeviceTensor& t) { return t.tensor.shape().size(); }, "ndim: int\n\nThe rank.")
       .def_property_readonly(
-          "size", [](const PyDeviceTensor& t) { return numel(t.tensor.shape()); }, "The element count.")
+          "size", [](const PyDeviceTensor& t) { return numel(t.tensor.shape()); },
+          "size: int\n\nThe element count.")
       .def_property_readonly(
           "nbytes",
           [](const PyDeviceTensor& t) { return numel(t.tensor.shape()) * dtypeBytes(t.tensor.dtype()); },
-          "The size in bytes.")
+          "nbytes: int\n\nThe size in bytes.")
       .def(
           "numpy", [](const PyDeviceTensor& t) { return toNumpy(download(t)); },
+          "numpy(self) -> np.ndarray\n\n"
           "Copies the tensor to the host (waiting for the GPU work that writes it) as a new numpy array.")
       .def(
           "__array__",
@@ -58,22 +61,29 @@ void bindTensors(py::module_& m) {
             py::array a = toNumpy(download(t));
             return dtype.is_none() ? a : py::array(a.attr("astype")(dtype));
           },
-          py::arg("dtype") = py::none(), py::arg("copy") = py::none(), "numpy.asarray(t): the host copy.")
+          py::arg("dtype") = py::none(), py::arg("copy") = py::none(),
+          "__array__(self, dtype: Optional[DTypeLike] = None, copy: Optional[bool] = None) -> np.ndarray\n\n"
+          "numpy.asarray(t): the host copy.")
       .def(
           "__dlpack__",
           [](const PyDeviceTensor& t, py::object stream) {
             return toNumpy(download(t)).attr("__dlpack__")(py::arg("stream") = stream);
           },
           py::kw_only(), py::arg("stream") = py::none(),
+          "__dlpack__(self, *, stream: None = None) -> Any\n\n"
           "DLPack export of the host copy (a CPU tensor): numpy.from_dlpack(t), torch.from_dlpack(t).")
       .def(
           "__dlpack_device__", [](const PyDeviceTensor&) { return py::make_tuple(1, 0); },
-          "(kDLCPU, 0): DLPack consumers receive the host copy.")
-      .def("__len__",
-           [](const PyDeviceTensor& t) {
-             if (t.tensor.shape().empty()) throw py::type_error("len() of a 0-d tensor");
-             return t.tensor.shape()[0];
-           })
+
+          "__dlpack_device__(self) -> Tuple[int, int]\n\n(kDLCPU, 0): DLPack consumers receive the host "
+          "copy.")
+      .def(
+          "__len__",
+          [](const PyDeviceTensor& t) {
+            if (t.tensor.shape().empty()) throw py::type_error("len() of a 0-d tensor");
+            return t.tensor.shape()[0];
+          },
+          "__len__(self) -> int\n\nThe first dimension (TypeError for a 0-d tensor).")
       .def("__repr__", [](const PyDeviceTensor& t) {
         const bool waiting = t.pending && t.pending->state == Pending::State::Recording;
         return "wgk.DeviceTensor(shape=" + std::string(py::repr(shapeTuple(t.tensor.shape()))) +

@@ -1,4 +1,6 @@
 # Type stubs of wgk._wgk (the extension module; import wgk). docs/python.md describes the API.
+# Generated from the built module by tools/stubgen/wgk_stubgen.py (each binding's docstring begins
+# with its signature); tests/python/test_stubs.py fails when this file differs from what it writes.
 import os
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
@@ -18,11 +20,10 @@ AttributeValue = Union[bool, int, float, str, Sequence[int], Sequence[float]]
 Output = Union[np.ndarray, "DeviceTensor", Any]
 
 class Error(Exception):
-    """Every wgk failure; one subclass per error code."""
+    """The one error type of wgk: every failure is an instance of a subclass."""
     code: str
     message: str
     context: Tuple[str, ...]
-
 class InvalidArgumentError(Error, ValueError): ...
 class ParseError(Error): ...
 class ExpressionError(Error): ...
@@ -43,7 +44,7 @@ class UnsupportedError(Error, NotImplementedError): ...
 class InternalError(Error): ...
 
 class DeviceTensor:
-    """A tensor in GPU memory (Runtime.upload, Runtime.allocate, device outputs)."""
+    """A tensor in GPU memory, from Runtime.upload, Runtime.allocate or a kernel call with device outputs."""
     @property
     def shape(self) -> Tuple[int, ...]: ...
     @property
@@ -61,7 +62,7 @@ class DeviceTensor:
     def __len__(self) -> int: ...
 
 class CallResult:
-    """Kernel.call's result."""
+    """What Kernel.call returns: the outputs and how the call ran."""
     @property
     def outputs(self) -> Dict[str, Output]: ...
     @property
@@ -72,7 +73,7 @@ class CallResult:
     def timings(self) -> Dict[str, Optional[float]]: ...
 
 class Kernel:
-    """A loaded kernel package; call it with tensors and attributes by name."""
+    """A loaded kernel package (Runtime.load)."""
     def __call__(
         self,
         inputs: Optional[Mapping[str, TensorLike]] = None,
@@ -113,6 +114,8 @@ class Kernel:
     @property
     def source(self) -> Dict[str, str]: ...
     @property
+    def signature(self) -> Dict[str, Any]: ...
+    @property
     def op(self) -> str: ...
     @property
     def inputs(self) -> List[str]: ...
@@ -123,39 +126,8 @@ class Kernel:
     @property
     def attributes(self) -> Dict[str, Any]: ...
 
-class Batch:
-    """Kernel calls recorded, then submitted together (Runtime.batch); a `with` block submits on exit."""
-    def __call__(
-        self,
-        kernel: Kernel,
-        inputs: Optional[Mapping[str, TensorLike]] = None,
-        /,
-        *,
-        attrs: Optional[Mapping[str, AttributeValue]] = None,
-        args: Optional[Mapping[str, AttributeValue]] = None,
-        variant: Optional[str] = None,
-        outputs: Optional[Mapping[str, DeviceTensor]] = None,
-        **tensors_and_attributes: Any,
-    ) -> Dict[str, DeviceTensor]: ...
-    def submit(self) -> None: ...
-    def __len__(self) -> int: ...
-    def __enter__(self) -> "Batch": ...
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool: ...
-
-class Graph:
-    """Captured calls (Runtime.capture) replayed with new input data."""
-    def replay(self, inputs: Optional[Mapping[str, TensorLike]] = None, /, **tensors: TensorLike) -> Any: ...
-    @property
-    def inputs(self) -> Dict[str, Tuple[str, Tuple[int, ...]]]: ...
-    @property
-    def outputs(self) -> Any: ...
-    @property
-    def calls(self) -> int: ...
-    @property
-    def dispatches(self) -> int: ...
-
 class Runtime:
-    """A WebGPU device with wgk's caches; thread-safe."""
+    """A WebGPU device (Dawn on Vulkan; lavapipe without a GPU) with wgk's caches."""
     def __init__(
         self,
         *,
@@ -167,12 +139,6 @@ class Runtime:
         offline: bool = False,
         trust_remote_code: bool = False,
     ) -> None: ...
-    def load(
-        self, repo_or_path: Union[str, os.PathLike], *, version: Optional[int] = None, revision: Optional[str] = None
-    ) -> Kernel: ...
-    def upload(self, array: TensorLike) -> DeviceTensor: ...
-    def from_dlpack(self, tensor: Any) -> DeviceTensor: ...
-    def allocate(self, shape: Sequence[int], dtype: DTypeLike) -> DeviceTensor: ...
     def plan(
         self,
         repo_or_path: Union[str, os.PathLike],
@@ -193,11 +159,52 @@ class Runtime:
     @property
     def cache_stats(self) -> Dict[str, int]: ...
     def wait_idle(self) -> None: ...
+    def load(
+        self,
+        repo_or_path: Union[str, os.PathLike],
+        *,
+        version: Optional[int] = None,
+        revision: Optional[str] = None,
+    ) -> Kernel: ...
+    def upload(self, array: TensorLike) -> DeviceTensor: ...
+    def from_dlpack(self, tensor: Any) -> DeviceTensor: ...
+    def allocate(self, shape: Sequence[int], dtype: DTypeLike) -> DeviceTensor: ...
     def batch(self) -> Batch: ...
     def capture(self, fn: Callable[[Batch], Any]) -> Graph: ...
 
+class Batch:
+    """Kernel calls recorded into one command buffer and submitted together (Runtime.batch)."""
+    def __call__(
+        self,
+        kernel: Kernel,
+        inputs: Optional[Mapping[str, TensorLike]] = None,
+        /,
+        *,
+        attrs: Optional[Mapping[str, AttributeValue]] = None,
+        args: Optional[Mapping[str, AttributeValue]] = None,
+        variant: Optional[str] = None,
+        outputs: Optional[Mapping[str, DeviceTensor]] = None,
+        **tensors_and_attributes: Any,
+    ) -> Dict[str, DeviceTensor]: ...
+    def submit(self) -> None: ...
+    def __len__(self) -> int: ...
+    def __enter__(self) -> Batch: ...
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool: ...
+
+class Graph:
+    """Calls captured once (Runtime.capture) and replayed with new input data: each replay re-submits the recorded commands without planning or allocating."""
+    def replay(self, inputs: Optional[Mapping[str, TensorLike]] = None, /, **tensors: TensorLike) -> Any: ...
+    @property
+    def inputs(self) -> Dict[str, Tuple[str, Tuple[int, ...]]]: ...
+    @property
+    def outputs(self) -> Any: ...
+    @property
+    def calls(self) -> int: ...
+    @property
+    def dispatches(self) -> int: ...
+
 class Generation:
-    """What Gemma.generate returns."""
+    """What Gemma.generate returns: tokens, logits, timings."""
     @property
     def tokens(self) -> List[int]: ...
     @property
@@ -208,7 +215,7 @@ class Generation:
     def token_ms(self) -> List[float]: ...
 
 class Gemma:
-    """A Gemma checkpoint (Hugging Face layout) decoded on wgk's kernels; token ids in and out."""
+    """A Gemma checkpoint (Hugging Face layout: config.json and model.safetensors or shards with model.safetensors.index.json) on wgk's kernels: greedy decoding, one graph replay per new token."""
     @staticmethod
     def load(
         model_dir: Union[str, os.PathLike],
@@ -233,5 +240,3 @@ class Gemma:
     def max_length(self) -> int: ...
     @property
     def decode_calls(self) -> int: ...
-
-def _cli_main(argv: List[str]) -> int: ...

@@ -22,13 +22,14 @@
 #include "expr/value.h"
 #include "package/package.h"
 #include "wgk/dtype.h"
+#include "wgk/plan.h"
 
 namespace wgk::plan {
 
-struct TensorDesc {
-  DType dtype = DType::Float32;
-  Shape shape;
-};
+// A request's tensor and a variant's verdict are the public types (include/wgk/plan.h), so that
+// Kernel::plan() hands them out as the planner made them.
+using TensorDesc = wgk::TensorSpec;
+using VariantVerdict = wgk::PlanVariant;
 
 struct PlanRequest {
   std::map<std::string, TensorDesc> inputs;  // by args key; outputs are derived, never passed
@@ -57,14 +58,6 @@ struct PlanOptions {
 // Stable cache key of (dtypes, shapes, absent, attrs, args, forced/preferred variant, tunables,
 // device id).
 std::string requestKey(const PlanRequest& request, const std::string& deviceId);
-
-struct VariantVerdict {
-  std::string id;
-  double priority = 0;
-  bool eligible = false;
-  bool demoted = false;
-  std::string reason;  // why ineligible or demoted; empty when eligible and not demoted
-};
 
 struct PlannedOutput {
   std::string name;  // arg name

@@ -172,7 +172,7 @@ std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& reque
 // ---- public facade -------------------------------------------------------------------------
 
 std::map<std::string, HostTensor> Kernel::operator()(const std::map<std::string, HostTensor>& inputs,
-                                                     const std::map<std::string, Attribute>& attrs) {
+                                                     const std::map<std::string, Attribute>& attrs) const {
   if (!impl_) throw Error(ErrorCode::InvalidArgument, "calling an empty wgk::Kernel");
   std::map<std::string, TensorRef> refs;
   for (const auto& [k, v] : inputs) refs.emplace(k, TensorRef(v));
@@ -182,7 +182,7 @@ std::map<std::string, HostTensor> Kernel::operator()(const std::map<std::string,
   return asWgkErrors([&] { return impl_->call(refs, o).host; });
 }
 
-CallResult Kernel::call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options) {
+CallResult Kernel::call(const std::map<std::string, TensorRef>& inputs, const CallOptions& options) const {
   if (!impl_) throw Error(ErrorCode::InvalidArgument, "calling an empty wgk::Kernel");
   return asWgkErrors([&] { return impl_->call(inputs, options); });
 }

@@ -20,6 +20,25 @@ def test_kernel_properties(gelu, rms):
     assert repr(wgk.Runtime).startswith("<class 'wgk._wgk.Runtime'")
 
 
+def test_kernel_signature(gelu, rms, rt):
+    # wgk::Kernel::signature(): what the keyword sorting of every call reads, as a dict.
+    s = gelu.signature
+    assert s["op"] == "com.microsoft.FastGelu"
+    ports = {p["name"]: p for p in s["ports"]}
+    assert list(ports) == ["X", "bias", "Y"]
+    assert ports["bias"]["direction"] == "input" and ports["bias"]["optional"] and ports["bias"]["rank"] == 1
+    assert ports["bias"]["dtypes"] == ["float32", "float16"] and ports["bias"]["type_variable"] == "T"
+    assert ports["X"]["rank"] is None and not ports["X"]["optional"] and ports["Y"]["direction"] == "output"
+    assert s["args"] == [] and s["attributes"] == []
+    assert [v["id"] for v in s["variants"]] == [v["id"] for v in gelu.plan(X=("float16", (4, 8)))["variants"]]
+    defaults = {a["name"]: a["default"] for a in rms.signature["attributes"]}
+    assert defaults == rms.attributes == {"axis": -1, "epsilon": 1e-05, "stash_type": 1}
+    assert type(defaults["epsilon"]) is float and type(defaults["axis"]) is int
+    scatter = rt.load("webgpu-kernels/ai.onnx.TensorScatter").signature
+    assert [p["direction"] for p in scatter["ports"] if p["name"] == "cache"] == ["inout"]
+    assert rt.load("webgpu-kernels/ai.onnx.Transpose").signature["attributes"][0]["default"] is None
+
+
 def test_tensors_and_attributes_can_be_passed_every_way(rms, rng):
     x = rng.uniform(-3, 3, (3, 16)).astype(np.float32)
     s = np.ones(16, np.float32)

@@ -33,6 +33,13 @@ def test_scalar_args_and_an_in_out_port(rt, scale_kernel):
     assert k.plan(x=("float32", (300,)), acc=("float32", (300,)), scale=1.0)["variant"] == "wg64"
 
 
+def test_signature_names_scalar_args_and_in_out_ports(scale_kernel):
+    s = scale_kernel.signature
+    assert [(a["name"], a["kind"]) for a in s["args"]] == list(scale_kernel.args.items())
+    inout = [p["name"] for p in s["ports"] if p["direction"] == "inout"]
+    assert inout and all(n in scale_kernel.inputs and n in scale_kernel.outputs for n in inout)
+
+
 def test_scalar_arg_errors(scale_kernel):
     x = np.zeros(4, np.float32)
     with pytest.raises(wgk.ContractError, match=r"missing required arg 'scale' \(f32\)"):

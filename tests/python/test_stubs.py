@@ -1,40 +1,23 @@
-"""python/wgk/_wgk.pyi against the built extension module: the stub file is written by hand, so
-this checks that it names every class, function, method and property the module has (and nothing
-it lacks), and that each callable's parameters (names, order, which are keyword-only, which have
-defaults) are the ones pybind11 reports in its signature line."""
-import ast
+"""python/wgk/_wgk.pyi is generated from the built extension module (tools/stubgen/wgk_stubgen.py:
+each binding's docstring begins with its typed signature, after pybind11's own line). This checks
+that the stub file is exactly what the module generates, that every typed signature agrees with
+pybind11's line for the same binding (parameter names, order, which are keyword-only, which have
+defaults: what the C++ py::arg()s really take), and that the generator refuses a binding without
+one."""
+import inspect
 import os
 import re
+import sys
+import types
 
 import pytest
 
 import wgk._wgk as module
 
-STUB = os.path.join(os.path.dirname(__file__), "..", "..", "python", "wgk", "_wgk.pyi")
-# Dunders the stub need not repeat (pybind11 and Python add them to every class).
-IGNORED_DUNDERS = {"__init__", "__repr__", "__getattr__", "__setattr__", "__delattr__", "__dir__",
-                   "__eq__", "__ne__", "__hash__", "__reduce__", "__reduce_ex__", "__sizeof__",
-                   "__subclasshook__", "__init_subclass__", "__format__", "__new__", "__getstate__",
-                   "__setstate__", "__str__", "__lt__", "__le__", "__gt__", "__ge__", "__class__"}
-
-
-def stub_tree():
-    with open(STUB) as f:
-        return ast.parse(f.read())
-
-
-def stub_params(fn):
-    """[(name, kwonly, has_default)] of a stub def, without self/cls."""
-    a = fn.args
-    pos = a.posonlyargs + a.args
-    defaults = [False] * (len(pos) - len(a.defaults)) + [True] * len(a.defaults)
-    out = [(p.arg, False, d) for p, d in zip(pos, defaults)]
-    out += [(p.arg, True, d is not None) for p, d in zip(a.kwonlyargs, a.kw_defaults)]
-    if a.vararg:
-        out.append(("*" + a.vararg.arg, False, False))
-    if a.kwarg:
-        out.append(("**" + a.kwarg.arg, True, False))
-    return [p for p in out if p[0] not in ("self", "cls")]
+HERE = os.path.dirname(os.path.abspath(__file__))
+STUB = os.path.join(HERE, "..", "..", "python", "wgk", "_wgk.pyi")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "stubgen"))
+import wgk_stubgen  # noqa: E402
 
 
 def split_top(text):
@@ -61,49 +44,26 @@ def split_top(text):
     return parts
 
 
-def runtime_signatures(obj, name):
-    """[[(name, kwonly, has_default)], ...] from pybind11's docstring signature line(s)."""
-    doc = getattr(obj, "__doc__", None) or ""
-    sigs = []
-    for line in doc.splitlines():
-        m = re.match(r"^(?:\d+\. )?" + re.escape(name) + r"\((.*)\)(?: -> .*)?$", line.strip())
-        if not m:
+def params(signature_args):
+    """[(name, kwonly, has_default)] of a signature's parameter list, without self/cls."""
+    out, kwonly = [], False
+    for p in split_top(signature_args):
+        if p == "*":
+            kwonly = True
             continue
-        params, kwonly = [], False
-        for p in split_top(m.group(1)):
-            if p == "*":
-                kwonly = True
-                continue
-            pname = p.split(":")[0].split("=")[0].strip()
-            if pname in ("self", "cls"):
-                continue
-            if pname.startswith("**"):
-                params.append((pname, True, False))
-            elif pname.startswith("*"):
-                params.append((pname, False, False))
-                kwonly = True
-            else:
-                params.append((pname, kwonly, "=" in p))
-        sigs.append(params)
-    return sigs
-
-
-def stub_members(cls_node):
-    methods, props = {}, set()
-    for node in cls_node.body:
-        if isinstance(node, ast.FunctionDef):
-            decos = {d.id if isinstance(d, ast.Name) else getattr(d, "attr", "") for d in node.decorator_list}
-            if "property" in decos or "setter" in decos:
-                props.add(node.name)
-            else:
-                methods.setdefault(node.name, []).append(node)
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            props.add(node.target.id)
-    return methods, props
-
-
-def public(names):
-    return {n for n in names if not n.startswith("__") or n not in IGNORED_DUNDERS}
+        if p == "/":
+            continue
+        name = p.split(":")[0].split("=")[0].strip()
+        if name in ("self", "cls"):
+            continue
+        if name.startswith("**"):
+            out.append((name, True, False))
+        elif name.startswith("*"):
+            out.append((name, False, False))
+            kwonly = True
+        else:
+            out.append((name, kwonly, "=" in p))
+    return out
 
 
 def compatible(rt, st):
@@ -125,60 +85,62 @@ def compatible(rt, st):
     return all((re.fullmatch(r"arg\d+", a[0]) or a[0] == b[0]) and a[1] == b[1] for a, b in zip(rpos, spos))
 
 
-def check_callable(where, runtime_obj, name, stub_defs, problems):
-    sigs = runtime_signatures(runtime_obj, name)
-    if not sigs:
-        return  # no pybind11 signature line (a Python-level or C slot method): names only
-    stub_sigs = [stub_params(d) for d in stub_defs]
-    for s in sigs:
-        if not any(compatible(s, st) for st in stub_sigs):
-            problems.append(f"{where}{name}: the module takes {s}, the stub says {stub_sigs}")
+def bindings():
+    """(where, name, callable) of every function and method of the module."""
+    for name, obj in vars(module).items():
+        if name.startswith("__"):
+            continue
+        if isinstance(obj, type) and not issubclass(obj, BaseException):
+            for member, m in vars(obj).items():
+                if member in wgk_stubgen.SKIPPED or isinstance(m, (property, types.WrapperDescriptorType)):
+                    continue
+                if callable(m) or isinstance(m, staticmethod):
+                    yield obj.__name__ + ".", member, getattr(m, "__func__", m)
+        elif callable(obj) and not isinstance(obj, type):
+            yield "", name, obj
 
 
-def test_the_stub_matches_the_module():
-    tree = stub_tree()
-    stub_classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
-    stub_funcs = {}
-    for n in tree.body:
-        if isinstance(n, ast.FunctionDef):
-            stub_funcs.setdefault(n.name, []).append(n)
-    problems = []
-    names = {n for n in dir(module) if not n.startswith("__")}
-    runtime_classes = {n for n in names if isinstance(getattr(module, n), type)}
-    runtime_funcs = {n for n in names if callable(getattr(module, n)) and n not in runtime_classes}
-    for n in sorted(runtime_classes - set(stub_classes)):
-        problems.append(f"class {n} is in the module, not in the stub")
-    for n in sorted(set(stub_classes) - runtime_classes):
-        problems.append(f"class {n} is in the stub, not in the module")
-    for n in sorted(runtime_funcs ^ set(stub_funcs)):
-        problems.append(f"function {n} is in {'the module' if n in runtime_funcs else 'the stub'} only")
-    for n in sorted(runtime_funcs & set(stub_funcs)):
-        check_callable("", getattr(module, n), n, stub_funcs[n], problems)
-    for cname in sorted(runtime_classes & set(stub_classes)):
-        cls = getattr(module, cname)
-        if issubclass(cls, BaseException):
-            continue  # the error classes: their bases are checked by test_errors
-        methods, props = stub_members(stub_classes[cname])
-        own = {k: v for k, v in vars(cls).items() if public([k])}
-        rprops = {k for k, v in own.items() if isinstance(v, property)}
-        rmethods = {k for k, v in own.items() if k not in rprops and callable(v) or isinstance(v, staticmethod)}
-        for k in sorted(rprops ^ props):
-            problems.append(f"{cname}.{k}: a property in {'the module' if k in rprops else 'the stub'} only")
-        for k in sorted(rmethods ^ set(methods)):
-            if k in IGNORED_DUNDERS:
-                continue
-            problems.append(f"{cname}.{k}: a method in {'the module' if k in rmethods else 'the stub'} only")
-        for k in sorted(rmethods & set(methods)):
-            check_callable(f"{cname}.", getattr(cls, k), k, methods[k], problems)
-    assert not problems, "python/wgk/_wgk.pyi is out of date:\n  " + "\n  ".join(problems)
+def test_the_stub_is_what_the_module_generates():
+    with open(STUB) as f:
+        have = f.read()
+    want = wgk_stubgen.generate(module)
+    assert have == want, ("python/wgk/_wgk.pyi is not what the module generates; regenerate it:\n"
+                          "  PYTHONPATH=build/python python3 tools/stubgen/wgk_stubgen.py > python/wgk/_wgk.pyi")
 
 
-def test_the_checker_sees_a_wrong_stub(tmp_path, monkeypatch):
-    # The check can fail: a stub with a renamed keyword and a missing method is reported.
-    text = open(STUB).read()
-    assert "max_new: int = 32" in text
-    broken = tmp_path / "_wgk.pyi"
-    broken.write_text(text.replace("max_new: int = 32", "max_tokens: int = 32"))
-    monkeypatch.setitem(globals(), "STUB", str(broken))
-    with pytest.raises(AssertionError, match="Gemma.generate"):
-        test_the_stub_matches_the_module()
+def test_every_typed_signature_agrees_with_pybind11():
+    problems, checked = [], 0
+    for where, name, fn in bindings():
+        found = wgk_stubgen.signatures(name, fn)
+        assert found, f"{where}{name} has no typed signature line"
+        pybind, typed = params(found[0].group(1)), params(found[1].group(1))
+        checked += 1
+        if not compatible(pybind, typed):
+            problems.append(f"{where}{name}: the binding takes {pybind}, its typed signature says {typed}")
+    assert checked >= 20
+    assert not problems, "\n  ".join(["typed signatures out of step with the bindings:"] + problems)
+
+
+def test_the_checks_can_fail():
+    # A renamed keyword is caught by the comparison with pybind11's line...
+    line = inspect.getdoc(module.Gemma.generate)
+    found = wgk_stubgen.signatures("generate", module.Gemma.generate)
+    typed = params(found[1].group(1).replace("max_new", "max_tokens"))
+    assert "max_new" in line and not compatible(params(found[0].group(1)), typed)
+    # ... and a binding without its typed line stops the generator.
+    fake = types.ModuleType("fake")
+
+    class Error(Exception):
+        """Errors."""
+
+    class Thing:
+        """A thing."""
+
+        def run(self):
+            """run(self: fake.Thing) -> None\n\nRuns, but says nothing of its types."""
+
+    fake.Error, fake.Thing = Error, Thing
+    with pytest.raises(wgk_stubgen.StubError, match="Thing.run"):
+        wgk_stubgen.generate(fake)
+    Thing.run.__doc__ = "run(self: fake.Thing) -> None\n\nrun(self) -> None\n\nRuns."
+    assert "    def run(self) -> None: ..." in wgk_stubgen.generate(fake)

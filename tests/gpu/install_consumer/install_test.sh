@@ -45,7 +45,8 @@ while read -r line; do
   [[ "$line" =~ ^#include\ \<([a-z_]+)\>$ || "$line" =~ ^#include\ \"wgk/[a-z_]+\.h\"$ ]] ||
     fail "a public header includes something else: $line"
 done < <(grep -h '^#include' "$work/staged/include/wgk/"*.h)
-# libwgk.so exports wgk's own symbols only (src/libwgk.map), and none of the harness.
+# libwgk.so exports wgk's own symbols only (WGK_API and src/libwgk.map; tests/unit/layering checks that
+# they are exactly include/wgk/'s), and none of the harness.
 exports=$(nm -DC --defined-only "$work/staged/lib/libwgk.so" | cut -d' ' -f3-)
 grep -qx 'wgk::Runtime::create(wgk::RuntimeOptions const&)' <<<"$exports" || fail "libwgk.so does not export wgk::Runtime::create"
 foreign=$(grep -vE '^((typeinfo|typeinfo name|vtable|VTT|guard variable) for )?wgk::' <<<"$exports" || true)

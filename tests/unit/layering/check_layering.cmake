@@ -43,4 +43,37 @@ refuse("${everything}" "/src/runtime/" "#include[ \t]*\"runtime/runtime_impl.h\"
        "includes runtime/runtime_impl.h (only src/runtime/ may; use runtime/introspect.h)")
 file(GLOB public_headers "${SOURCE_DIR}/include/wgk/*.h")
 refuse("${public_headers}" "" "[A-Za-z]+Impl& impl\\(\\)" "declares impl(); wgk's tools use runtime/introspect.h")
-message(STATUS "layering ok: ${checked} pure link lines, no webgpu.h outside src/gpu, runtime_impl.h only in src/runtime")
+# 4. The Python module wgk._wgk lives on the public API: its sources (python/src, all but the
+#    private test oracle reference_module.cpp) include only include/wgk/ headers and their own, and
+#    its link line has no layer library (it links libwgk.so, which exports only the public API).
+file(GLOB python_sources "${SOURCE_DIR}/python/src/*.h" "${SOURCE_DIR}/python/src/*.cpp")
+set(python_checked 0)
+foreach(f IN LISTS python_sources)
+  if(f MATCHES "/reference_module\\.cpp$")
+    continue()
+  endif()
+  math(EXPR python_checked "${python_checked} + 1")
+  file(STRINGS "${f}" includes REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+  foreach(line IN LISTS includes)
+    string(REGEX REPLACE "^[^\"]*\"([^\"]*)\".*$" "\\1" header "${line}")
+    if(NOT header MATCHES "^wgk/" AND NOT EXISTS "${SOURCE_DIR}/python/src/${header}")
+      message(FATAL_ERROR "layering broken: ${f} includes \"${header}\" (wgk._wgk may include only "
+                          "include/wgk/ headers and python/src's own)")
+    endif()
+  endforeach()
+endforeach()
+if(python_checked LESS 10)
+  message(FATAL_ERROR "layering check found only ${python_checked} Python binding sources")
+endif()
+set(python_link "${BINARY_DIR}/python/CMakeFiles/wgk_python.dir/link.txt")
+if(EXISTS "${python_link}")
+  file(READ "${python_link}" text)
+  if(text MATCHES "libwgk_[a-z]+\\.a")
+    message(FATAL_ERROR "layering broken: ${python_link} links ${CMAKE_MATCH_0} (wgk._wgk links libwgk.so only)")
+  endif()
+endif()
+# 5. runtime/introspect.h serves wgk's own tools (the harness, the CLI, tests), never the public
+#    headers or the Python module.
+refuse("${public_headers};${python_sources}" "" "#include[ \t]*\"runtime/introspect.h\""
+       "includes runtime/introspect.h (wgk's tools only; the public API has Kernel::signature/plan)")
+message(STATUS "layering ok: ${checked} pure link lines, no webgpu.h outside src/gpu, runtime_impl.h only in src/runtime, ${python_checked} Python sources on the public API")

@@ -23,7 +23,7 @@ const Planner& hubPlanner(const std::string& id) {
 }
 
 Plan planHub(const std::string& id, const PlanRequest& r, const std::string& profileName) {
-  PlanOptions o;
+  wgk::plan::PlanOptions o;
   o.renderShaders = false;  // the Hub's templates are not public
   return hubPlanner(id).plan(r, profile(profileName), o);
 }

@@ -141,7 +141,7 @@ TEST(HubOracleParity, MatMulPlansAreTheLoaders) {
     SCOPED_TRACE(req + " on " + prof + (forced.empty() ? "" : " forced " + forced));
     PlanRequest r = requestOf(g.at("requests").at(req));
     r.forcedVariant = forced;
-    PlanOptions o;
+    wgk::plan::PlanOptions o;
     o.renderShaders = false;  // the Hub's templates are not public
     std::optional<Plan> p;
     std::optional<Error> err;

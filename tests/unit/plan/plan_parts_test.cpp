@@ -124,7 +124,7 @@ TEST(PlanParts, ResolvedElementTypeMustBeWgsl) {
   j["variants"][0]["constants"]["vectorScalar"] = "\"vec4<f32>>; @group(0) @binding(7) var<storage> evil: array<u32\"";
   auto pkg = package::Package::fromManifest(package::parseManifest(j), WGK_SEEDS_DIR);
   Planner planner(pkg);
-  PlanOptions o;
+  wgk::plan::PlanOptions o;
   o.renderShaders = false;
   test::expectError(ErrorCode::Manifest,
                     [&] { planner.plan(test::request({{"X", test::f32({2, 8})}, {"bias", test::f32({8})}}),

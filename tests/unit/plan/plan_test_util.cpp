@@ -47,7 +47,7 @@ PlanRequest request(std::initializer_list<std::pair<std::string, TensorDesc>> in
 }
 
 Plan planSeed(const std::string& id, const PlanRequest& r, const std::string& profileName) {
-  PlanOptions o;
+  wgk::plan::PlanOptions o;
   o.renderShaders = false;  // the seeds ship no templates
   return seedPlanner(id).plan(r, profile(profileName), o);
 }

@@ -180,7 +180,7 @@ TEST(RmsPlan, WhenErrorOnlyDisqualifiesThatVariant) {
   package::Json j = wgk::readOrderedJsonFile(std::string(WGK_SEEDS_DIR) + "/" + kRms + ".manifest.json");
   j["variants"][5]["when"][2] = "dim(shapes.scale, -1) == 1";  // last_axis_row; fails on rank 0
   Planner planner(package::Package::fromManifest(package::parseManifest(j), WGK_SEEDS_DIR));
-  PlanOptions o;
+  wgk::plan::PlanOptions o;
   o.renderShaders = false;
   Plan p = planner.plan(request({{"x", f32({2, 8})}, {"scale", f32({})}}), profile("lavapipe"), o);
   EXPECT_EQ(p.variant, "last_axis");
