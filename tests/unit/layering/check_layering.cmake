@@ -43,4 +43,12 @@ refuse("${everything}" "/src/runtime/" "#include[ \t]*\"runtime/runtime_impl.h\"
        "includes runtime/runtime_impl.h (only src/runtime/ may; use runtime/introspect.h)")
 file(GLOB public_headers "${SOURCE_DIR}/include/wgk/*.h")
 refuse("${public_headers}" "" "[A-Za-z]+Impl& impl\\(\\)" "declares impl(); wgk's tools use runtime/introspect.h")
-message(STATUS "layering ok: ${checked} pure link lines, no webgpu.h outside src/gpu, runtime_impl.h only in src/runtime")
+# 4. Options at the edges: the library reads no environment variable. Only core/environment.cpp
+#    (the one reader), runtime/options.cpp (RuntimeOptions::fromEnvironment, which a caller asks
+#    for) and the edges (the CLI here; python/src and tests are not under src/) may.
+#    A call on a line that is not a comment: no '/' before it.
+refuse("${sources}" "/src/(cli/|core/environment\\.(h|cpp)$|runtime/options\\.cpp$)"
+       "^[^/]*(getenv|readEnvironment)[ \t]*\\("
+       "reads the environment (only the edges may: take it from RuntimeOptions, see src/runtime/options.h)")
+message(STATUS "layering ok: ${checked} pure link lines, no webgpu.h outside src/gpu, runtime_impl.h only in "
+               "src/runtime, the environment read only at the edges")
