@@ -17,7 +17,8 @@ std::vector<float> ramp(size_t n, float scale) {
 
 int main() {
   try {
-    auto rt = wgk::Runtime::create();
+    // WGK_* variables apply (WGK_OFFLINE, WGK_CACHE, ...): the library reads none by itself.
+    auto rt = wgk::Runtime::create(wgk::RuntimeOptions::fromEnvironment());
     std::printf("device: %s\n", rt->device().adapterInfoStrings.count("description")
                                     ? rt->device().adapterInfoStrings.at("description").c_str()
                                     : "?");

@@ -41,6 +41,11 @@ struct DeviceOptions {
   // which wgk then adds. false (RuntimeOptions, WGK_NO_SUBGROUP_MATRIX=1, `--no-subgroup-matrix`)
   // leaves both out, so no variant that needs subgroup matrices is eligible.
   bool subgroupMatrix = true;
+  // The WebGPU library, loaded once per process by its first device (docs/setup.md): a library
+  // exporting webgpu.h's C API (WGK_WEBGPU_LIBRARY), else npm webgpu's dawn.node (WGK_DAWN_NODE)
+  // with wgk's N-API stubs (WGK_NAPI_STUBS). Empty: searched in the install prefix wgk runs from,
+  // the build's default and next to the executable.
+  std::string webgpuLibrary, dawnNode, napiStubs;
 };
 
 

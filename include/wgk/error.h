@@ -13,10 +13,12 @@
 //   } catch (const wgk::Error& e) {
 //     std::cerr << e.what() << "\n";   // message, then one "\n  <context>" line per entry
 //     if (e.code() == wgk::ErrorCode::NotFound) { ... }
+//     if (e.location()) editor.open(e.location()->file, e.location()->line);  // a template's error
 //   }
 #pragma once
 
 #include <exception>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -50,6 +52,15 @@ enum class ErrorCode {
 // Stable lower-case name of a code ("no-variant", "out-of-memory", ...), used in JSON output.
 WGK_API std::string_view errorCodeName(ErrorCode code);
 
+// Where in a source file an error is, as fields (the text says it too, in a context entry):
+// a template's file (relative to the package's build/webgpu/), 1-based line and column (0: only
+// the line is known). Lines are the file's own, also for a file another one includes.
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+};
+
 class WGK_API Error : public std::exception {
  public:
   Error(ErrorCode code, std::string message);
@@ -67,6 +78,11 @@ class WGK_API Error : public std::exception {
   // Appends an outer context entry and returns *this, for `catch (Error& e) { throw e.with(..); }`.
   Error& with(std::string context);
 
+  // Where the error is in a source file, when the layer that found it knew (template errors).
+  const std::optional<SourceLocation>& location() const noexcept { return location_; }
+  // Sets (or, for a layer that maps it to the real file, replaces) the location; returns *this.
+  Error& at(SourceLocation location);
+
   // The message followed by one "\n  <context>" line per entry, innermost first.
   const char* what() const noexcept override { return text_.c_str(); }
 
@@ -75,6 +91,7 @@ class WGK_API Error : public std::exception {
   ErrorCode code_;
   std::string message_;
   std::vector<std::string> context_;
+  std::optional<SourceLocation> location_;
   std::string text_;
 };
 

@@ -177,26 +177,35 @@ class WGK_API Kernel {
   std::shared_ptr<KernelImpl> impl_;
 };
 
-struct RuntimeOptions {
-  std::string packagesDir;       // embedded packages root; default: WGK_PACKAGES, then the built-in path
-  std::string cacheDir;          // hub cache; default: WGK_CACHE, then ~/.cache/wgk
-  std::string endpoint;          // hub endpoint; default: WGK_ENDPOINT, then the public one
+// What a runtime is created with. The library reads no environment variable: a field left at its
+// default gets wgk's default (below), whatever WGK_* variables say, unless the caller fills the
+// options through fromEnvironment, as the wgk command and the Python package do:
+//
+//   auto rt = wgk::Runtime::create(wgk::RuntimeOptions::fromEnvironment());   // WGK_* apply
+//   auto offline = wgk::Runtime::create(wgk::RuntimeOptions::fromEnvironment({.offline = true}));
+//
+// One precedence rule: an option the caller set > its WGK_* variable > wgk's default
+// (docs/runtime.md, "Options and the environment", lists every variable).
+struct WGK_API RuntimeOptions {
+  std::string packagesDir;       // embedded packages root; default: the installed ones (WGK_PACKAGES)
+  std::string cacheDir;          // hub cache; default: ~/.cache/wgk (WGK_CACHE, $XDG_CACHE_HOME/wgk)
+  std::string endpoint;          // hub endpoint; default: the public one (WGK_ENDPOINT)
   std::string lockFile;          // resolve only as this lock file says
-  std::string tuningFile;        // per-device tuning table (wgk tune); empty: WGK_TUNING or none
-  bool offline = false;          // never touch the network (also WGK_OFFLINE=1)
+  std::string tuningFile;        // per-device tuning table (wgk tune); default: none (WGK_TUNING)
+  bool offline = false;          // never touch the network (WGK_OFFLINE=1)
   bool trustRemoteCode = false;  // allow organisations other than webgpu-kernels
-  // The endpoint whose webgpu-kernels packages load without trustRemoteCode; empty:
-  // WGK_TRUSTED_ENDPOINT, else the public one. Packages from any other endpoint need trustRemoteCode.
+  // The endpoint whose webgpu-kernels packages load without trustRemoteCode; default: the public
+  // one (WGK_TRUSTED_ENDPOINT). Packages from any other endpoint need trustRemoteCode.
   std::string trustedEndpoint;
   // A package folder with a metadata.json is checked against its digests on every load; false
-  // (or WGK_NO_VERIFY=1, or the CLI's --no-verify) skips that while an author edits the folder.
+  // (WGK_NO_VERIFY=1, the CLI's --no-verify) skips that while an author edits the folder.
   bool verifyDigests = true;
-  long refsTtlSec = -1;  // seconds a branch's commit is used before asking again; -1: WGK_REFS_TTL, else 300
+  long refsTtlSec = -1;  // seconds a branch's commit is used before asking again; -1: 300 (WGK_REFS_TTL)
   DeviceOptions device;  // how to create the device when the runtime creates its own
   // The longest one wait for the GPU may take (a call's submit and readback, download, waitIdle):
   // past it the call throws Error(DeviceLost) "GPU deadline exceeded", and a device the runtime created is
   // replaced by a new one before the next call (tensors made before then are lost with the old device). 0:
-  // WGK_GPU_TIMEOUT_MS, else 60000.
+  // 60000 (WGK_GPU_TIMEOUT_MS).
   uint64_t gpuTimeoutMs = 0;
   // Deferred single calls: a Kernel::call that reads only device tensors and leaves its outputs on
   // the device (no readback, no timestamps) is recorded into the runtime's pending command buffer
@@ -212,7 +221,7 @@ struct RuntimeOptions {
   uint32_t deferMaxUs = 500;    // the longest a deferred call waits for a later one (0: 500)
   // The persistent pipeline cache: Dawn's compiled code (Tint's SPIR-V, the driver's pipeline cache
   // data) kept under <cacheDir>/pipelines/, one folder per adapter, driver and Dawn build, so a later
-  // process compiles nothing this one compiled. false (or WGK_NO_PIPELINE_CACHE=1) compiles every
+  // process compiles nothing this one compiled. false (WGK_NO_PIPELINE_CACHE=1) compiles every
   // pipeline anew and writes nothing. A cache folder that cannot be used (a symbolic link below
   // cacheDir, no permission) is skipped with a warning, never an error.
   bool pipelineCache = true;
@@ -221,7 +230,24 @@ struct RuntimeOptions {
   // most this many (0: 256); past it the least recently used one is dropped (a plan still using
   // it keeps it alive) and compiled again when asked for. CacheStats counts hits, misses, evictions.
   uint32_t maxPipelines = 0;
+
+  // Hub downloads: the bearer token, sent only to the endpoint's origin (WGK_TOKEN; empty: none),
+  // and the longest one file and one package may take, in seconds (0: 300 and 900;
+  // WGK_HUB_FILE_TIMEOUT_S, WGK_HUB_DOWNLOAD_TIMEOUT_S).
+  std::string token;
+  long hubFileTimeoutSec = 0, hubDownloadTimeoutSec = 0;
+
+  // `given` with every field it leaves at its default taken from the WGK_* variable named beside
+  // that field, if set (the rest keep wgk's defaults). A malformed variable is
+  // Error(InvalidArgument) naming it. Reads the environment on every call.
+  static RuntimeOptions fromEnvironment(const RuntimeOptions& given);
+  static RuntimeOptions fromEnvironment();  // fromEnvironment(RuntimeOptions{})
 };
+
+// Sets the threshold of wgk's log (Dawn's messages and the runtime's notes, on stderr) from WGK_LOG:
+// error, warn, info or debug (unset: warn). The edges call it (the CLI, the Python package); the
+// library itself never reads the variable. A value that is none of these is Error(InvalidArgument).
+WGK_API void setLogLevelFromEnvironment();
 
 struct CacheStats {
   // The in-memory pipeline cache (RuntimeOptions::maxPipelines): look-ups answered (hits) and not

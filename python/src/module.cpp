@@ -9,6 +9,8 @@ PYBIND11_MODULE(_wgk, m) {
   // Each binding's docstring begins with its Python signature, types included (after the line
   // pybind11 writes from the C++ types): tools/stubgen/wgk_stubgen.py writes python/wgk/_wgk.pyi
   // from them, and tests/python/test_stubs.py checks each against pybind11's line.
+  // The Python package is an edge: WGK_LOG applies from import on (the library reads no variable).
+  wgk::setLogLevelFromEnvironment();
   wgk::python::bindErrors(m);
   wgk::python::bindTensors(m);
   wgk::python::bindKernel(m);

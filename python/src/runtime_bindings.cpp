@@ -92,7 +92,8 @@ void bindRuntime(py::module_& m) {
             o.offline = offline;
             o.trustRemoteCode = trustRemoteCode;
             py::gil_scoped_release unlocked;
-            return PyRuntime{Runtime::create(o)};
+            // The arguments given, then WGK_* for the rest (the library reads no variable itself).
+            return PyRuntime{Runtime::create(RuntimeOptions::fromEnvironment(o))};
           }),
           py::kw_only(), py::arg("packages_dir") = py::none(), py::arg("cache_dir") = py::none(),
           py::arg("endpoint") = py::none(), py::arg("lock_file") = py::none(),

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "core/environment.h"
 #include "core/foreign_errors.h"
 #include "core/log.h"
 #include "wgk/error.h"
@@ -112,6 +113,8 @@ int run(int argc, char** argv) {
   // A stdout error of an earlier command in this process is not this one's.
   std::cout.clear();
   std::clearerr(stdout);
+  // WGK_LOG, then --verbose / --quiet (their callbacks run while parsing) over it.
+  log::setThreshold(log::levelFromText(readEnvironment().log, "WGK_LOG"));
   CLI::App app{"wgk: a native runtime and catalogue of versioned WebGPU kernels"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("wgk ") + WGK_VERSION);

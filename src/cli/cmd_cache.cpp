@@ -14,13 +14,19 @@
 #include "hub/hub_config.h"
 #include "hub/lock_file.h"
 #include "wgk/error.h"
+#include "wgk/runtime.h"
 
 namespace {
 
 using nlohmann::json;
 
+// --cache-dir, else the runtime's: WGK_CACHE, $XDG_CACHE_HOME/wgk, ~/.cache/wgk.
 wgk::hub::Cache openCache(const std::string& dir) {
-  return wgk::hub::Cache(dir.empty() ? wgk::hub::Cache::defaultRoot() : std::filesystem::path(dir));
+  wgk::RuntimeOptions o;
+  o.cacheDir = dir;
+  o = wgk::RuntimeOptions::fromEnvironment(o);
+  return wgk::hub::Cache(o.cacheDir.empty() ? wgk::hub::Cache::defaultRoot()
+                                            : std::filesystem::path(o.cacheDir));
 }
 
 json entryJson(const wgk::hub::CacheEntry& e) {

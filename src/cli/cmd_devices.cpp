@@ -8,7 +8,6 @@
 
 #include "cli/command.h"
 #include "cli/support_hub_options.h"
-#include "core/environment.h"
 #include "gpu/device.h"
 #include "gpu/f16_policy.h"
 #include "gpu/loader.h"
@@ -41,7 +40,7 @@ std::string matrixConfigs(const wgk::DeviceProfile& p) {
 // The table a runtime on this device would use (runtime::tuningFor): WGK_TUNING, else the shipped
 // table that matches, else none.
 std::string tuningInUse(const wgk::DeviceProfile& p) {
-  const std::string file = wgk::readEnvironment().tuning;
+  const std::string file = wgk::RuntimeOptions::fromEnvironment().tuningFile;
   if (file == "none") return "none (WGK_TUNING=none)";
   const auto t = wgk::runtime::tuningFor(file, wgk::cli::defaultPackagesDir(), p);
   if (!t) return "none (no shipped table matches this device)";
@@ -79,10 +78,10 @@ void printText(const wgk::gpu::Device& dev, const wgk::gpu::LoaderInfo& lib) {
 }
 
 void runDevices(const DevicesOptions& o) {
-  const wgk::gpu::LoaderInfo& lib = wgk::gpu::ensureLoaded();
-  wgk::DeviceOptions devOptions;
+  wgk::DeviceOptions devOptions = wgk::RuntimeOptions::fromEnvironment().device;  // WGK_DAWN_NODE, ...
+  const wgk::gpu::LoaderInfo& lib = wgk::gpu::ensureLoaded(devOptions);
   devOptions.requireF16 = false;  // show the adapter first, refuse it below
-  devOptions.subgroupMatrix = !o.noSubgroupMatrix && !wgk::readEnvironment().noSubgroupMatrix;
+  if (o.noSubgroupMatrix) devOptions.subgroupMatrix = false;
   wgk::gpu::Device dev = wgk::gpu::Device::create(devOptions);
   if (o.json)
     std::cout << dev.profile().toJsonText() << "\n";

@@ -13,8 +13,7 @@ namespace {
 
 void printResolved(const wgk::hub::ResolvedPackage& p) {
   std::cout << p.repo.str() << " " << p.requested.gitRev() << " -> " << p.displayRevision() << " ["
-            << wgk::hub::originName(p.source)
-            << (p.source == wgk::hub::PackageOrigin::Lock ? ", " + p.via : "") << "] " << p.folder.string()
+            << (p.locked ? "lock, " : "") << wgk::hub::originName(p.origin) << "] " << p.folder.string()
             << "\n";
 }
 

@@ -26,11 +26,11 @@ namespace {
 
 // The device profile planning uses: the file's, or with no --device-profile the local GPU's (the
 // device is created only to read its profile, with the same options the runtime uses).
-DeviceProfile profileForPlan(const std::string& pathOrEmpty) {
+DeviceProfile profileForPlan(const std::string& pathOrEmpty, const HubCliOptions& hub) {
   if (pathOrEmpty.empty())
     return withContext(
         "while reading the local device's profile (pass --device-profile FILE to plan without a GPU)",
-        [] { return gpu::Device::create().profile(); });
+        [&] { return gpu::Device::create(hub.resolved().device).profile(); });
   return DeviceProfile::load(pathOrEmpty);
 }
 
@@ -111,7 +111,7 @@ void runPlan(const PlanArgs& a) {
       throw Error(ErrorCode::InvalidArgument, "--arg '" + name + "' given twice");
   }
   req.forcedVariant = a.variant;
-  const DeviceProfile device = profileForPlan(a.deviceProfile);
+  const DeviceProfile device = profileForPlan(a.deviceProfile, a.hub);
   const runtime::LoadedPackage loaded =
       runtime::loadPackage(a.package, loadOptionsFor(a.hub), a.hub.toHubOptions());
   plan::Planner planner(loaded.package);

@@ -6,11 +6,15 @@
 namespace wgk::cli {
 
 std::string defaultPackagesDir() {
-  return runtime::withEnvironment(RuntimeOptions{}).packagesDir;
+  return runtime::withDefaults(RuntimeOptions::fromEnvironment()).packagesDir;
+}
+
+RuntimeOptions HubCliOptions::resolved() const {
+  return RuntimeOptions::fromEnvironment(runtime);
 }
 
 hub::HubOptions HubCliOptions::toHubOptions() const {
-  return runtime::hubOptionsFor(runtime::withEnvironment(runtime));
+  return runtime::hubOptionsFor(resolved());
 }
 
 void addHubOptions(CLI::App* cmd, HubCliOptions& o, bool withLock, bool withRequest) {

@@ -2,7 +2,7 @@
 // info, ...): --version/--revision, --endpoint, --cache-dir, --offline, --trust-remote-code,
 // --trusted-endpoint, --no-verify, --gpu-timeout-ms, --refs-ttl, --lock. The flags write straight into a
 // RuntimeOptions; the environment fills what they leave unset in one place,
-// runtime::withEnvironment (runtime/options.h), for a runtime and for hub-only commands alike.
+// RuntimeOptions::fromEnvironment (runtime/options.h), for a runtime and for hub-only commands alike.
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -24,7 +24,10 @@ struct HubCliOptions {
 
   // version/revision as a validated request (version 1 when neither is given).
   hub::PackageRequest request() const { return hub::PackageRequest::make(version, revision); }
-  // The options with the environment applied (runtime::withEnvironment), as the hub takes them.
+  // The flags with the environment under them (RuntimeOptions::fromEnvironment): what a runtime is
+  // created with.
+  RuntimeOptions resolved() const;
+  // resolved(), as the hub takes it.
   hub::HubOptions toHubOptions() const;
 };
 

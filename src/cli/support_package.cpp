@@ -47,7 +47,7 @@ PackageArg resolvePackageArg(const std::string& repoOrPath, const HubCliOptions&
   a.folder = r.folder;
   a.org = r.repo.org;
   a.name = r.repo.name;
-  a.origin = r.source == hub::PackageOrigin::Lock ? "lock" : r.via;
+  a.origin = r.originLabel();
   a.revision = r.displayRevision();
   return a;
 }

@@ -11,9 +11,9 @@
 namespace wgk::cli {
 
 std::shared_ptr<Runtime> openRuntime(const HubCliOptions& hub, const std::string& tuningFile) {
-  RuntimeOptions o = hub.runtime;  // the flags; the runtime applies the environment to the rest
+  RuntimeOptions o = hub.runtime;  // the flags; the environment fills the rest
   o.tuningFile = tuningFile;
-  return Runtime::create(o);
+  return Runtime::create(RuntimeOptions::fromEnvironment(o));
 }
 
 LoadOptions loadOptionsFor(const HubCliOptions& hub) {

@@ -3,9 +3,10 @@
 // Every WGK_* variable (and the HOME / XDG_CACHE_HOME the cache falls back on) is read here and
 // nowhere else, each with one spelling rule: a flag (WGK_OFFLINE, WGK_NO_VERIFY) is on for 1, true
 // or yes in any case; a number is checked, and a malformed one is Error(InvalidArgument) naming the
-// variable, when it is asked for. The layers take what they need from an Environment: the runtime
-// fills RuntimeOptions from it (runtime/options.h), the hub its HubOptions, the loader its library
-// path, the log its threshold. Read anew on every call: a test or a host program may change it.
+// variable, when it is asked for. Only the edges call it: RuntimeOptions::fromEnvironment
+// (runtime/options.h, the one precedence rule), the wgk command and the Python package (WGK_LOG,
+// and the CLI's own WGK_TUNING display); the layers below take options and read no variable
+// (tests/unit/layering checks it). Read anew on every call: a test or a host program may change it.
 #pragma once
 
 #include <cstdint>

@@ -33,7 +33,16 @@ Error::Error(ErrorCode code, std::string message, std::vector<std::string> conte
   rebuild();
 }
 
-Error Error::recoded(ErrorCode code, std::string message) const { return Error(code, std::move(message), context_); }
+Error Error::recoded(ErrorCode code, std::string message) const {
+  Error e(code, std::move(message), context_);
+  e.location_ = location_;
+  return e;
+}
+
+Error& Error::at(SourceLocation location) {
+  location_ = std::move(location);
+  return *this;
+}
 
 Error& Error::with(std::string context) {
   context_.push_back(std::move(context));

@@ -5,8 +5,6 @@
 #include <cstdlib>
 #include <mutex>
 
-#include "core/environment.h"
-
 namespace wgk::log {
 namespace {
 
@@ -20,17 +18,8 @@ Sink& sink() {
   return s;
 }
 
-// Read once, on first use: the environment is the only configuration a library has before any
-// call (a program that links wgk gets the same quiet default as the CLI).
 std::atomic<int>& level() {
-  static std::atomic<int> l = [] {
-    const std::string env = readEnvironment().log;
-    if (env.empty()) return static_cast<int>(Level::Warn);
-    if (auto parsed = parseLevel(env)) return static_cast<int>(*parsed);
-    std::fprintf(stderr, "wgk: warning: WGK_LOG='%s' is not one of error, warn, info, debug; using warn\n",
-                 env.c_str());
-    return static_cast<int>(Level::Warn);
-  }();
+  static std::atomic<int> l{static_cast<int>(Level::Warn)};
   return l;
 }
 
@@ -42,6 +31,15 @@ std::optional<Level> parseLevel(std::string_view t) {
   if (t == "info") return Level::Info;
   if (t == "debug") return Level::Debug;
   return std::nullopt;
+}
+
+Level levelFromText(std::string_view text, std::string_view from) {
+  if (text.empty()) return Level::Warn;
+  if (auto parsed = parseLevel(text)) return *parsed;
+  // Straight to stderr, whatever the sink: the threshold this would set is not known yet.
+  std::fprintf(stderr, "wgk: warning: %.*s='%.*s' is not one of error, warn, info, debug; using warn\n",
+               static_cast<int>(from.size()), from.data(), static_cast<int>(text.size()), text.data());
+  return Level::Warn;
 }
 
 std::string_view levelName(Level l) {

@@ -1,6 +1,8 @@
 // wgk's own log: one place where diagnostics that are not errors go (Dawn's messages, notes from
 // the runtime), each with a level. Quiet by default: only warnings and errors reach stderr unless
-// WGK_LOG (error|warn|info|debug) or a program (`wgk --verbose`) lowers the threshold.
+// a program lowers the threshold. The library reads no environment: the edges (the wgk command,
+// the Python package) apply WGK_LOG (error|warn|info|debug) at start with levelFromText, and
+// `wgk --verbose` / `--quiet` after it.
 //
 //   log::warn("gpu", "the adapter reports no timestamp-query");
 //   if (log::enabled(log::Level::Debug)) log::debug("plan", expensiveDescription());
@@ -19,8 +21,12 @@ enum class Level { Error = 0, Warn = 1, Info = 2, Debug = 3 };
 std::optional<Level> parseLevel(std::string_view text);
 std::string_view levelName(Level level);
 
-// The threshold: messages at or above it (Error is the most severe) are written. Starts from
-// WGK_LOG (Warn when unset; an unknown value also means Warn, with one warning saying so).
+// The threshold set by a text such as WGK_LOG's value (`from` names it): Warn when empty; an
+// unknown value also means Warn, with a warning on stderr saying so.
+//   log::setThreshold(log::levelFromText(readEnvironment().log, "WGK_LOG"));   // at an edge
+Level levelFromText(std::string_view text, std::string_view from);
+
+// The threshold: messages at or above it (Error is the most severe) are written. Starts at Warn.
 Level threshold();
 void setThreshold(Level level);
 bool enabled(Level level);

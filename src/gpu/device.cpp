@@ -155,7 +155,7 @@ std::string BlobCacheIdentity::text() const {
 
 Device Device::create(const DeviceOptions& options, const BlobCacheFactory& blobCache) {
   return withContext("while creating the WebGPU device", [&] {
-    const LoaderInfo& loaded = ensureLoaded();
+    const LoaderInfo& loaded = ensureLoaded(options);
     const Procs& p = procs();
     auto s = std::make_shared<DeviceState>();
     WGPUInstanceFeatureName timedWait = WGPUInstanceFeatureName_TimedWaitAny;
@@ -184,10 +184,10 @@ Device Device::create(const DeviceOptions& options, const BlobCacheFactory& blob
   });
 }
 
-Device Device::wrap(WGPUDevice device) {
+Device Device::wrap(WGPUDevice device, const DeviceOptions& options) {
   if (!device) throw Error(ErrorCode::InvalidArgument, "Device::wrap: the WGPUDevice is null");
   return withContext("while wrapping the caller's WebGPU device", [&] {
-    ensureLoaded();
+    ensureLoaded(options);
     const Procs& p = procs();
     auto s = std::make_shared<DeviceState>();
     s->owned = false;

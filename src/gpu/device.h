@@ -60,7 +60,8 @@ class Device {
   // Uses a device the caller created with the same WebGPU library: adds a reference, released
   // when the last copy of this Device (and of every object made from it) goes away. wgk cannot
   // install device-lost or uncaptured-error callbacks on it; errors are still caught by scopes.
-  static Device wrap(WGPUDevice device);
+  // `options` name the library when none is loaded yet (their webgpuLibrary, dawnNode, napiStubs).
+  static Device wrap(WGPUDevice device, const DeviceOptions& options = {});
 
   Device() = default;
   explicit operator bool() const { return state_ != nullptr; }

@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <mutex>
 
-#include "core/environment.h"
 #include "core/install_layout.h"
 #include "gpu/build_id.h"
 #include "gpu/elf_symbols.h"
@@ -57,12 +56,11 @@ std::string installedRuntimeFile(const char* name) {
   return dir ? (*dir / name).string() : std::string();
 }
 
-// libwgk_napi_stubs.so: $WGK_NAPI_STUBS, the install prefix wgk runs from, next to the executable,
-// the build tree.
+// libwgk_napi_stubs.so: the one the config names (DeviceOptions::napiStubs, WGK_NAPI_STUBS), the
+// install prefix wgk runs from, next to the executable, the build tree.
 std::string findNapiStubs(const LoaderConfig& c, std::vector<std::string>& tried) {
   std::vector<std::string> candidates;
   if (!c.napiStubs.empty()) candidates.push_back(c.napiStubs);
-  if (std::string e = readEnvironment().napiStubs; !e.empty()) candidates.push_back(e);
   if (std::string p = installedRuntimeFile("libwgk_napi_stubs.so"); !p.empty()) candidates.push_back(p);
   if (std::string d = executableDir(); !d.empty()) candidates.push_back(d + "/libwgk_napi_stubs.so");
   candidates.push_back(WGK_NAPI_STUBS_BUILD_PATH);
@@ -205,18 +203,20 @@ LoaderConfig LoaderConfig::cApiLibrary(std::string path, std::string source) {
   return c;
 }
 
-LoaderConfig LoaderConfig::fromEnvironment() {
-  const Environment env = readEnvironment();
-  if (!env.webgpuLibrary.empty()) return cApiLibrary(env.webgpuLibrary, "WGK_WEBGPU_LIBRARY");
-  if (!env.dawnNode.empty()) return dawnNode(env.dawnNode, "WGK_DAWN_NODE");
-  // The first that exists; when none does, the first is reported with every path tried.
+namespace {
+// The library the options name, else the first of the search that exists (when none does, the
+// first is reported with every path tried).
+LoaderConfig libraryFor(const DeviceOptions& options) {
+  if (!options.webgpuLibrary.empty())
+    return LoaderConfig::cApiLibrary(options.webgpuLibrary, "WGK_WEBGPU_LIBRARY");
+  if (!options.dawnNode.empty()) return LoaderConfig::dawnNode(options.dawnNode, "WGK_DAWN_NODE");
   std::vector<std::pair<std::string, std::string>> candidates;  // (path, source)
   if (std::string p = installedRuntimeFile("dawn.node"); !p.empty())
     candidates.emplace_back(p, "the install prefix");
   candidates.emplace_back(WGK_DAWN_NODE_DEFAULT, "the build default");
   if (std::string d = executableDir(); !d.empty())
     candidates.emplace_back(d + "/dawn.node", "next to the executable");
-  LoaderConfig c = dawnNode(candidates.front().first, candidates.front().second);
+  LoaderConfig c = LoaderConfig::dawnNode(candidates.front().first, candidates.front().second);
   c.tried.clear();
   for (const auto& [path, source] : candidates) {
     c.tried.push_back(path);
@@ -228,21 +228,28 @@ LoaderConfig LoaderConfig::fromEnvironment() {
   }
   return c;
 }
+}  // namespace
+
+LoaderConfig LoaderConfig::forOptions(const DeviceOptions& options) {
+  LoaderConfig c = libraryFor(options);
+  c.napiStubs = options.napiStubs;
+  return c;
+}
 
 LoaderInfo loadLibrary(const LoaderConfig& config) {
   return load(config).info;
 }
 
-const LoaderInfo& ensureLoaded() {
+const LoaderInfo& ensureLoaded(const DeviceOptions& options) {
   std::lock_guard<std::mutex> lock(g_mutex);
-  if (!g_loaded) g_loaded = new Loaded(load(LoaderConfig::fromEnvironment()));  // lives until exit
+  if (!g_loaded) g_loaded = new Loaded(load(LoaderConfig::forOptions(options)));  // lives until exit
   return g_loaded->info;
 }
 
 const Procs& procs() {
   // Fast path without the lock once loaded: g_loaded is published under the mutex and never changes.
   static const Procs* table = [] {
-    ensureLoaded();
+    ensureLoaded(DeviceOptions{});
     return &g_loaded->procs;
   }();
   return *table;

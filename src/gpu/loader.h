@@ -6,19 +6,24 @@
 //  - dawn.node of npm webgpu@0.6.2 (the default). A Node addon: its WebGPU functions are local
 //    symbols, found through the ELF .symtab; it is dlopen'ed after libwgk_napi_stubs.so makes its
 //    N-API imports resolvable, then dawnProcSetProcs(dawn::native::GetProcs()) is called.
-//  - any library exporting the C API (WGK_WEBGPU_LIBRARY=/path/libwebgpu_dawn.so), via dlsym.
+//  - any library exporting the C API (DeviceOptions::webgpuLibrary; WGK_WEBGPU_LIBRARY=/path/to/
+//    libwebgpu_dawn.so), via dlsym.
 //
-// Where dawn.node is looked for: $WGK_DAWN_NODE, else <prefix>/<libdir>/wgk/dawn.node of the
+// The loader reads no environment variable: the paths come from DeviceOptions (which
+// RuntimeOptions::fromEnvironment fills from WGK_WEBGPU_LIBRARY, WGK_DAWN_NODE, WGK_NAPI_STUBS).
+// Where dawn.node is looked for: DeviceOptions::dawnNode, else <prefix>/<libdir>/wgk/dawn.node of the
 // install prefix wgk runs from (core/install_layout.h), else the path configured at build time
 // (CMake cache WGK_DAWN_NODE), else dawn.node next to the executable. The first library loaded stays
 // loaded for the life of the process; loading is thread-safe and happens once.
 //
-//   const wgk::gpu::LoaderInfo& info = wgk::gpu::ensureLoaded();  // throws Error(Setup)
+//   const wgk::gpu::LoaderInfo& info = wgk::gpu::ensureLoaded(options);  // throws Error(Setup)
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
+
+#include "wgk/device.h"
 
 namespace wgk::gpu {
 
@@ -30,12 +35,15 @@ enum class LibraryKind {
 struct LoaderConfig {
   LibraryKind kind = LibraryKind::DawnNode;
   std::string path;                // the file to load
-  std::string source;              // why this path: "WGK_DAWN_NODE", "build default", ...
+  // Why this path: "WGK_DAWN_NODE" (DeviceOptions::dawnNode, which the edges fill from it),
+  // "the build default", ...
+  std::string source;
   std::vector<std::string> tried;  // every path considered, for the "not found" message
   std::string napiStubs;           // libwgk_napi_stubs.so to use (DawnNode); empty: search
 
-  // The configuration the environment asks for (WGK_WEBGPU_LIBRARY, WGK_DAWN_NODE, defaults).
-  static LoaderConfig fromEnvironment();
+  // The configuration the options ask for: webgpuLibrary, else dawnNode, else the search above;
+  // with their napiStubs.
+  static LoaderConfig forOptions(const DeviceOptions& options);
   static LoaderConfig dawnNode(std::string path, std::string source = "argument");
   static LoaderConfig cApiLibrary(std::string path, std::string source = "argument");
 };
@@ -49,9 +57,10 @@ struct LoaderInfo {
   std::string build;      // the library's build (gpu/build_id.h): its GNU build id, else size and mtime
 };
 
-// Loads the library named by the environment once per process and returns what was loaded.
-// Throws Error(Setup) naming the file tried and how to fix it; a later call retries.
-const LoaderInfo& ensureLoaded();
+// Loads the library `options` name (LoaderConfig::forOptions) once per process and returns what was
+// loaded; once a library is loaded, later calls return it whatever their options say. Throws
+// Error(Setup) naming the file tried and how to fix it; a later call retries.
+const LoaderInfo& ensureLoaded(const DeviceOptions& options);
 
 // Loads and self-checks `config` (every needed symbol present) without making it the process's
 // library: lets tests and tools check a candidate file. Throws Error(Setup) with a clear message.

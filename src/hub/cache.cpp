@@ -1,6 +1,7 @@
 #include "hub/cache.h"
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -8,7 +9,6 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
-#include "core/environment.h"
 #include "core/json_read.h"
 #include "hub/fs_util.h"
 #include "wgk/error.h"
@@ -71,11 +71,17 @@ PackageMetadata verifyWebgpuFolder(const fs::path& dir, bool withTests) {
 Cache::Cache(fs::path root) : root_(std::move(root)) {}
 
 fs::path Cache::defaultRoot() {
-  const Environment env = readEnvironment();
-  if (!env.cache.empty()) return env.cache;
-  if (!env.xdgCacheHome.empty()) return fs::path(env.xdgCacheHome) / "wgk";
-  if (env.home.empty()) throw Error(ErrorCode::Setup, "no cache folder: set WGK_CACHE or HOME");
-  return fs::path(env.home) / ".cache" / "wgk";
+  // The account's home folder from the password database, not $HOME: the library reads no
+  // environment (RuntimeOptions::fromEnvironment applies WGK_CACHE, XDG_CACHE_HOME and HOME).
+  std::vector<char> buf(16384);
+  struct passwd pw {};
+  struct passwd* found = nullptr;
+  if (::getpwuid_r(::getuid(), &pw, buf.data(), buf.size(), &found) != 0 || !found || !found->pw_dir ||
+      !*found->pw_dir)
+    throw Error(ErrorCode::Setup,
+                "no cache folder: the account has no home folder; set RuntimeOptions::cacheDir "
+                "(--cache-dir, WGK_CACHE)");
+  return fs::path(found->pw_dir) / ".cache" / "wgk";
 }
 
 fs::path Cache::repoDir(const RepoId& repo) const {

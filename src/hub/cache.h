@@ -62,7 +62,8 @@ PackageMetadata verifyWebgpuFolder(const fs::path& dir, bool withTests);
 class Cache {
  public:
   explicit Cache(fs::path root);
-  // WGK_CACHE, else $XDG_CACHE_HOME/wgk, else $HOME/.cache/wgk.
+  // <home>/.cache/wgk, the home folder from the password database (the environment is the
+  // edges': RuntimeOptions::fromEnvironment). Error(Setup) when the account has none.
   static fs::path defaultRoot();
 
   const fs::path& root() const { return root_; }

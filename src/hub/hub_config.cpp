@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "core/environment.h"
 #include "core/log.h"
 #include "hub/cache.h"
 #include "hub/fs_util.h"
@@ -28,25 +27,18 @@ std::string withoutTrailingSlash(std::string url) {
 
 HubOptions effectiveOptions(const HubOptions& options) {
   HubOptions o = options;
-  const Environment env = readEnvironment();
-  if (o.endpoint.empty()) o.endpoint = env.endpoint.empty() ? kDefaultEndpoint : env.endpoint;
+  if (o.endpoint.empty()) o.endpoint = kDefaultEndpoint;
   o.endpoint = withoutTrailingSlash(o.endpoint);
-  if (o.trustedEndpoint.empty())
-    o.trustedEndpoint = env.trustedEndpoint.empty() ? kDefaultEndpoint : env.trustedEndpoint;
+  if (o.trustedEndpoint.empty()) o.trustedEndpoint = kDefaultEndpoint;
   o.trustedEndpoint = withoutTrailingSlash(o.trustedEndpoint);
   withContext("in the trusted endpoint (--trusted-endpoint / WGK_TRUSTED_ENDPOINT)",
               [&] { urlOrigin(o.trustedEndpoint); });
   if (o.cacheDir.empty()) o.cacheDir = Cache::defaultRoot().string();
-  if (env.offline) o.offline = true;
-  if (env.noVerify) o.verifyFolders = false;
-  if (!o.token) o.token = env.token;
-  checkHeaderValue(*o.token, options.token ? "the token (HubOptions::token)" : "WGK_TOKEN");
-  o.http.token = *o.token;
-  if (auto s = env.hubFileTimeoutSec()) o.http.fileDeadlineSec = *s;
-  if (auto s = env.hubDownloadTimeoutSec()) o.http.downloadDeadlineSec = *s;
+  checkHeaderValue(o.token, "the token (RuntimeOptions::token / WGK_TOKEN)");
+  o.http.token = o.token;
   // Validated even offline, so a typo is reported at once rather than on the first download.
   o.http.tokenOrigin = urlOrigin(o.endpoint);
-  if (!o.refsTtlSec) o.refsTtlSec = env.refsTtlSec().value_or(kDefaultRefsTtlSec);
+  if (!o.refsTtlSec) o.refsTtlSec = kDefaultRefsTtlSec;
   if (*o.refsTtlSec < 0)
     throw Error(ErrorCode::InvalidArgument,
                 "the refs TTL must be 0 or more seconds, not " + std::to_string(*o.refsTtlSec));

@@ -26,9 +26,9 @@ ManifestFacts manifestFacts(const package::Manifest& m) {
 }
 
 std::set<std::string> templatesWithIncludes(const fs::path& dir, const std::vector<std::string>& shaders) {
-  // Jinja includes with a literal name; a computed include cannot be followed and is left to the
-  // renderer (which refuses files outside the package).
-  static const std::regex includeRe(R"(\{%-?\s*include\s+["']([^"']+)["'])");
+  // Jinja includes with a literal name, by the renderer's own grammar (package/template_includes.h);
+  // a computed include cannot be followed and is left to the renderer (which refuses files
+  // outside the package).
   std::set<std::string> seen;
   std::vector<std::string> todo(shaders.begin(), shaders.end());
   while (!todo.empty()) {
@@ -44,8 +44,9 @@ std::set<std::string> templatesWithIncludes(const fs::path& dir, const std::vect
                                            "\" is named by the manifest (or included) but " +
                                            (dir / name).string() + " does not exist");
     }
-    for (std::sregex_iterator it(text.begin(), text.end(), includeRe), end; it != end; ++it)
-      todo.push_back(withContext("in template " + name, [&] { return package::resolveInclude(name, (*it)[1].str()); }));
+    for (const package::IncludeTag& tag : package::findIncludeTags(text))
+      todo.push_back(
+          withContext("in template " + name, [&] { return package::resolveInclude(name, tag.name); }));
   }
   return seen;
 }

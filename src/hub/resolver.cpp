@@ -17,8 +17,6 @@ namespace wgk::hub {
 
 const char* originName(PackageOrigin origin) {
   switch (origin) {
-    case PackageOrigin::Lock:
-      return "lock";
     case PackageOrigin::Cache:
       return "cache";
     case PackageOrigin::Embedded:
@@ -29,12 +27,20 @@ const char* originName(PackageOrigin origin) {
   return "?";
 }
 
+std::string ResolvedPackage::originLabel() const {
+  return locked ? "lock" : originName(origin);
+}
+
+std::string ResolvedPackage::displayRevision() const {
+  return origin == PackageOrigin::Embedded ? "embedded:" + revision : revision;
+}
+
 namespace {
 
 struct Found {
   fs::path folder;
   std::string revision;
-  std::string via;
+  PackageOrigin origin;
   PackageMetadata meta;
   std::optional<std::string> endpoint;  // where a cached or downloaded copy came from (origin.json)
 };
@@ -58,7 +64,7 @@ std::optional<Found> fromCache(Cache& cache, const RepoId& repo, const std::stri
     cache.install(repo, commit, staging.path());
     meta = verifyPackageFolder(folder, o.withTests);
   }
-  return Found{folder, commit, "cache", meta, readOrigin(folder)};
+  return Found{folder, commit, PackageOrigin::Cache, meta, readOrigin(folder)};
 }
 
 // The embedded package, when it can serve the request; verified.
@@ -72,7 +78,7 @@ std::optional<Found> fromEmbedded(const RepoId& repo, const PackageRequest& req,
   if (!serves) return std::nullopt;
   PackageMetadata meta = withContext("in embedded package " + folder.string(),
                                      [&] { return verifyPackageFolder(folder, o.withTests); });
-  return Found{folder, rev, "embedded", meta, std::nullopt};
+  return Found{folder, rev, PackageOrigin::Embedded, meta, std::nullopt};
 }
 
 Found fromNetwork(Cache& cache, const RepoId& repo, const PackageRequest& req, const HubOptions& o,
@@ -87,7 +93,7 @@ Found fromNetwork(Cache& cache, const RepoId& repo, const PackageRequest& req, c
   if (!req.pinned()) cache.writeRef(repo, req.gitRev(), staged.commit);
   PackageMetadata meta = verifyPackageFolder(folder, o.withTests);
   // Another process may have installed this commit first, from its own endpoint: its record counts.
-  return Found{folder, staged.commit, "network", meta, readOrigin(folder)};
+  return Found{folder, staged.commit, PackageOrigin::Network, meta, readOrigin(folder)};
 }
 
 std::string missingOffline(const RepoId& repo, const PackageRequest& req, const HubOptions& o) {
@@ -98,14 +104,12 @@ std::string missingOffline(const RepoId& repo, const PackageRequest& req, const 
          ", and offline mode (--offline / WGK_OFFLINE=1) forbids downloading it";
 }
 
-ResolvedPackage finish(const RepoId& repo, const PackageRequest& req, PackageOrigin source, Found f,
-                       std::string notice = {}) {
+ResolvedPackage finish(const RepoId& repo, const PackageRequest& req, Found f, std::string notice = {}) {
   ResolvedPackage r;
   r.repo = repo;
   r.requested = req;
   r.revision = f.revision;
-  r.source = source;
-  r.via = f.via;
+  r.origin = f.origin;
   r.folder = f.folder;
   r.metadata = std::move(f.meta);
   r.endpoint = f.endpoint.value_or("");
@@ -151,12 +155,10 @@ std::optional<ResolvedPackage> fallback(Cache& cache, const RepoId& repo, const 
   std::optional<ResolvedPackage> r;
   if (auto ref = cache.readRef(repo, req.gitRev()))
     if (auto f = fromCache(cache, repo, *ref, o))
-      r = finish(repo, req, PackageOrigin::Cache, std::move(*f),
-                 head + "using the cached commit " + *ref + " it named before");
+      r = finish(repo, req, std::move(*f), head + "using the cached commit " + *ref + " it named before");
   if (!r)
     if (auto f = fromEmbedded(repo, req, o))
-      r = finish(repo, req, PackageOrigin::Embedded, std::move(*f),
-                 head + "using the embedded copy (embedded:" + f->revision + ")");
+      r = finish(repo, req, std::move(*f), head + "using the embedded copy (embedded:" + f->revision + ")");
   if (r) announce(o, down, why, r->notice);
   return r;
 }
@@ -211,10 +213,8 @@ ResolvedPackage resolveBranch(Cache& cache, const RepoId& repo, const PackageReq
       !o.requireEndpoint && *o.refsTtlSec > 0 && check && check->at <= now && now - check->at < *o.refsTtlSec;
   if (fresh && check->reachable)
     if (auto ref = cache.readRef(repo, branch)) {
-      if (auto f = fromCache(cache, repo, *ref, o))
-        return finish(repo, req, PackageOrigin::Cache, std::move(*f));
-      if (auto f = fromEmbedded(repo, pinnedTo(*ref), o))
-        return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
+      if (auto f = fromCache(cache, repo, *ref, o)) return finish(repo, req, std::move(*f));
+      if (auto f = fromEmbedded(repo, pinnedTo(*ref), o)) return finish(repo, req, std::move(*f));
     }
   // An endpoint that could not answer a moment ago is not asked again until the TTL passes: for any
   // package when it failed as a whole (in this process, or in another: endpoints-down.json), and
@@ -253,13 +253,13 @@ ResolvedPackage resolveBranch(Cache& cache, const RepoId& repo, const PackageReq
   cache.writeRefCheck(repo, branch, {now, true, ""});
   if (auto f = fromCache(cache, repo, answer.commit, o)) {
     cache.writeRef(repo, branch, answer.commit);
-    return finish(repo, req, PackageOrigin::Cache, std::move(*f));
+    return finish(repo, req, std::move(*f));
   }
   if (auto f = fromEmbedded(repo, pinnedTo(answer.commit), o)) {
     cache.writeRef(repo, branch, answer.commit);
-    return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
+    return finish(repo, req, std::move(*f));
   }
-  return finish(repo, req, PackageOrigin::Network, fromNetwork(cache, repo, req, timed, &answer));
+  return finish(repo, req, fromNetwork(cache, repo, req, timed, &answer));
 }
 
 // A pinned revision nothing local holds: a download, unless this process already found the
@@ -287,7 +287,7 @@ Found pinnedFromNetwork(Cache& cache, const RepoId& repo, const PackageRequest& 
 // The trusted organisation's code runs as the trusted endpoint published it (docs/hub.md "Trust"):
 // a copy another endpoint left in the cache needs trustRemoteCode, offline too.
 ResolvedPackage checkedOrigin(ResolvedPackage r, const HubOptions& o) {
-  if (r.via != "embedded")
+  if (r.origin != PackageOrigin::Embedded)
     checkCachedTrusted(r.repo, r.revision, r.endpoint.empty() ? std::nullopt : std::optional(r.endpoint), o);
   return r;
 }
@@ -310,7 +310,9 @@ ResolvedPackage resolveWithLock(const RepoId& repo, const PackageRequest& req, c
     f = pinnedFromNetwork(cache, repo, pinned, o);
   }
   checkAgainstLock(entry, f->folder);
-  return finish(repo, req, PackageOrigin::Lock, std::move(*f));
+  ResolvedPackage r = finish(repo, req, std::move(*f));
+  r.locked = true;
+  return r;
 }
 
 ResolvedPackage resolveUnchecked(const RepoId& repo, const PackageRequest& req, const HubOptions& o) {
@@ -325,18 +327,16 @@ ResolvedPackage resolveUnchecked(const RepoId& repo, const PackageRequest& req, 
   Cache cache(o.cacheDir);
   if (req.pinned()) {
     // A pin names exact bytes: once they are here, the network has nothing to add.
-    if (auto f = fromCache(cache, repo, *req.revision, o))
-      return finish(repo, req, PackageOrigin::Cache, std::move(*f));
-    if (auto f = fromEmbedded(repo, req, o)) return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
+    if (auto f = fromCache(cache, repo, *req.revision, o)) return finish(repo, req, std::move(*f));
+    if (auto f = fromEmbedded(repo, req, o)) return finish(repo, req, std::move(*f));
     if (o.offline) throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
-    return finish(repo, req, PackageOrigin::Network, pinnedFromNetwork(cache, repo, req, o));
+    return finish(repo, req, pinnedFromNetwork(cache, repo, req, o));
   }
   if (!o.offline) return resolveBranch(cache, repo, req, o);
   // Offline: the commit the branch last named, else the embedded copy.
   if (auto ref = cache.readRef(repo, req.gitRev()))
-    if (auto f = fromCache(cache, repo, *ref, o))
-      return finish(repo, req, PackageOrigin::Cache, std::move(*f));
-  if (auto f = fromEmbedded(repo, req, o)) return finish(repo, req, PackageOrigin::Embedded, std::move(*f));
+    if (auto f = fromCache(cache, repo, *ref, o)) return finish(repo, req, std::move(*f));
+  if (auto f = fromEmbedded(repo, req, o)) return finish(repo, req, std::move(*f));
   throw Error(ErrorCode::NotFound, missingOffline(repo, req, o));
 }
 }  // namespace

@@ -24,21 +24,26 @@
 
 namespace wgk::hub {
 
-enum class PackageOrigin { Lock, Cache, Embedded, Network };
-const char* originName(PackageOrigin origin);  // "lock", "cache", "embedded", "network"
+// Where a resolved package's bytes were found (a package folder named by path is the runtime's
+// "path", never resolved here).
+enum class PackageOrigin { Cache, Embedded, Network };
+const char* originName(PackageOrigin origin);  // "cache", "embedded", "network"
 
 struct ResolvedPackage {
   RepoId repo;
   PackageRequest requested;
   std::string revision;  // 40 hex: the commit; for embedded packages their content revision
-  PackageOrigin source = PackageOrigin::Cache;  // Lock: the lock entry chose the revision
-  std::string via;               // where the bytes were found: "cache", "embedded" or "network"
+  PackageOrigin origin = PackageOrigin::Cache;  // where the bytes were found
+  bool locked = false;                          // the lock file chose the revision (not where the bytes are)
   std::filesystem::path folder;  // holds build/webgpu/
   std::string endpoint;          // where a cached or downloaded copy came from; empty: embedded or unrecorded
   PackageMetadata metadata;
   std::string notice;  // non-empty: a fallback was used because the endpoint could not answer (why)
   // "embedded:<revision>" for embedded packages, else the revision (what `wgk info` shows).
-  std::string displayRevision() const { return via == "embedded" ? "embedded:" + revision : revision; }
+  std::string displayRevision() const;
+  // What PackageSource::origin and the CLI show: "lock" when the lock file chose the revision,
+  // else originName(origin).
+  std::string originLabel() const;
 };
 
 // Resolves `repo` ("<org>/<domain>.<Op>"). Errors: InvalidArgument (bad id/version/revision), Trust

@@ -99,10 +99,15 @@ struct Requirements {
   }
 };
 
+// How a binding is declared in WGSL; the runtime turns it into the device layer's binding kind in
+// one place (runtime/binding_layout.h).
 enum class BufferType { ReadOnlyStorage, Storage, Uniform };
 std::string_view bufferTypeName(BufferType t);  // "read-only-storage", "storage", "uniform"
 
+// What a binding binds: a port's tensor, an intermediate, or the pass's uniforms. The manifest's
+// and the plan's (plan::PlannedBinding::kind) one enum.
 enum class ResourceKind { Tensor, Intermediate, Uniform };
+std::string_view resourceKindName(ResourceKind k);  // "tensor", "intermediate", "uniform"
 
 struct UniformField {
   std::string name;

@@ -11,6 +11,18 @@ std::string_view dialectName(Dialect d) {
   return d == Dialect::Spec21 ? "2.1" : "seeds";
 }
 
+std::string_view resourceKindName(ResourceKind k) {
+  switch (k) {
+    case ResourceKind::Tensor:
+      return "tensor";
+    case ResourceKind::Intermediate:
+      return "intermediate";
+    case ResourceKind::Uniform:
+      return "uniform";
+  }
+  return "?";
+}
+
 std::string_view bufferTypeName(BufferType t) {
   switch (t) {
     case BufferType::ReadOnlyStorage:

@@ -40,7 +40,8 @@ class Package {
   const templates::Template& shaderTemplate(const std::string& relative) const;
   // Renders a shader; errors name the file and line of the source they came from.
   std::string renderShader(const std::string& relative, const expr::Scope& scope) const;
-  // For includes the text expansion leaves to the renderer ({%- include %}): the confined readFile.
+  // For includes the text expansion leaves to the renderer (a computed name: {% include name %}):
+  // the confined readFile.
   templates::IncludeResolver includeResolver() const;
 
  private:

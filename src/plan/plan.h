@@ -73,13 +73,10 @@ struct PlannedIntermediate {
   bool zeroInit = false;  // cleared before the first pass that uses it
 };
 
-enum class BindingKind { Tensor, Intermediate, Uniform };
-std::string_view bindingKindName(BindingKind k);  // "tensor", "intermediate", "uniform"
-
 struct PlannedBinding {
   uint32_t binding = 0;  // @binding(i), i = position in the binding set
   std::string name;      // WGSL variable name
-  BindingKind kind = BindingKind::Tensor;
+  package::ResourceKind kind = package::ResourceKind::Tensor;
   std::string resource;  // the arg name (Tensor) or intermediate id (Intermediate)
   package::BufferType type = package::BufferType::ReadOnlyStorage;
   std::string elementType;                                    // resolved WGSL element type (storage)

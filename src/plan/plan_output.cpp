@@ -16,18 +16,7 @@ namespace wgk::plan {
 
 using package::BufferType;
 using package::Json;
-
-std::string_view bindingKindName(BindingKind k) {
-  switch (k) {
-    case BindingKind::Tensor:
-      return "tensor";
-    case BindingKind::Intermediate:
-      return "intermediate";
-    case BindingKind::Uniform:
-      return "uniform";
-  }
-  return "?";
-}
+using package::ResourceKind;
 
 std::string resourceDeclarations(const std::vector<PlannedBinding>& bindings) {
   // Structs first, one per name (the same name with other fields is an error), each padded with
@@ -226,11 +215,11 @@ Json Plan::toJson(bool withWgsl) const {
     for (const auto& b : p.bindings) {
       Json bj = {{"binding", b.binding},
                  {"name", b.name},
-                 {"kind", std::string(bindingKindName(b.kind))},
+                 {"kind", std::string(package::resourceKindName(b.kind))},
                  {"type", std::string(package::bufferTypeName(b.type))}};
-      if (b.kind == BindingKind::Tensor) bj["arg"] = b.resource;
-      if (b.kind == BindingKind::Intermediate) bj["intermediate"] = b.resource;
-      if (b.kind == BindingKind::Uniform) {
+      if (b.kind == ResourceKind::Tensor) bj["arg"] = b.resource;
+      if (b.kind == ResourceKind::Intermediate) bj["intermediate"] = b.resource;
+      if (b.kind == ResourceKind::Uniform) {
         bj["struct"] = b.structName;
         bj["bytes"] = hex(b.uniformBytes);
         for (const auto& [k, v] : b.uniforms) uniforms[k] = valueJson(v);
@@ -305,15 +294,15 @@ std::string Plan::toText(bool withWgsl) const {
       out += fmt::format("  viewAlias: skipped when {} and {} view the same bytes\n", a.input, a.output);
     for (const auto& b : p.bindings) {
       out += fmt::format("  @binding({}) {} : {} ", b.binding, b.name, package::bufferTypeName(b.type));
-      if (b.kind == BindingKind::Uniform) {
+      if (b.kind == ResourceKind::Uniform) {
         out += b.structName + " {";
         for (size_t i = 0; i < b.uniforms.size(); ++i)
           out += (i ? ", " : " ") + b.uniforms[i].first + " = " + b.uniforms[i].second.repr();
         out += " } bytes " + hex(b.uniformBytes) + "\n";
       } else {
         out += fmt::format("array<{}{}> <- {} {}\n", b.elementType,
-                           b.length ? ", " + std::to_string(*b.length) : "", bindingKindName(b.kind),
-                           b.resource);
+                           b.length ? ", " + std::to_string(*b.length) : "",
+                           package::resourceKindName(b.kind), b.resource);
       }
     }
     if (withWgsl) out += "  wgsl:\n" + (p.wgsl.empty() ? std::string("    (not rendered)\n") : p.wgsl + "\n");

@@ -49,7 +49,7 @@ std::string elementType(const std::string& written, const expr::Scope& scope, co
 PlannedBinding planUniform(const package::BindingSpec& b, const expr::Scope& scope, const PlanRequest& req,
                            bool zeroFilled) {
   PlannedBinding pb;
-  pb.kind = BindingKind::Uniform;
+  pb.kind = package::ResourceKind::Uniform;
   pb.structName = b.uniform->name;
   std::vector<package::UniformField> fields;
   std::vector<expr::Value> values;
@@ -236,13 +236,11 @@ PlannedPass planPass(const package::Package& pkg, const PassSpec& ps, const std:
     PlannedBinding pb = withContext("in " + what, [&] {
       if (b.type == BufferType::Uniform) return planUniform(b, scope, req, empty);
       PlannedBinding t;
+      t.kind = b.kind;
       if (b.kind == package::ResourceKind::Tensor) {
-        t.kind = BindingKind::Tensor;
         const package::PortSpec* port = pkg.manifest().findPort(b.resource);
         if (port->direction == package::PortDirection::Input && !req.inputs.count(b.resource))
           throw Error(ErrorCode::Contract, "the pass binds input '" + b.resource + "', which is absent");
-      } else {
-        t.kind = BindingKind::Intermediate;
       }
       t.resource = b.resource;
       t.elementType = elementType(b.elementType, scope, what);

@@ -327,7 +327,7 @@ void checkUniformLimits(const Plan& plan, const DeviceProfile& device) {
   const uint64_t maxUniform = limitOr(device, "maxUniformBufferBindingSize");
   for (const PlannedPass& pass : plan.passes)
     for (const PlannedBinding& b : pass.bindings)
-      if (b.kind == BindingKind::Uniform && b.uniformBytes.size() > maxUniform)
+      if (b.kind == package::ResourceKind::Uniform && b.uniformBytes.size() > maxUniform)
         throw Error(ErrorCode::Contract, "uniform " + b.structName + " of pass '" + pass.id + "' packs " +
                                              std::to_string(b.uniformBytes.size()) +
                                              " bytes, more than the device's maxUniformBufferBindingSize (" +

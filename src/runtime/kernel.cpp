@@ -3,6 +3,7 @@
 
 #include "core/foreign_errors.h"
 #include "runtime/attributes.h"
+#include "runtime/binding_layout.h"
 #include "runtime/runtime_impl.h"
 #include "wgk/error.h"
 
@@ -10,17 +11,6 @@ namespace wgk {
 namespace {
 constexpr size_t kMaxPreparedPlans = 64;
 
-gpu::BindingKind bindingKindOf(package::BufferType t) {
-  switch (t) {
-    case package::BufferType::ReadOnlyStorage:
-      return gpu::BindingKind::ReadOnlyStorage;
-    case package::BufferType::Storage:
-      return gpu::BindingKind::Storage;
-    case package::BufferType::Uniform:
-      return gpu::BindingKind::Uniform;
-  }
-  return gpu::BindingKind::Storage;
-}
 // The tensors and intermediates a plan binds, and per pass binding the slot it reads.
 void buildSlots(PreparedPlan& prepared, const plan::PlanRequest& request, const package::Manifest& m) {
   const plan::Plan& p = prepared.plan;
@@ -73,8 +63,8 @@ void buildSlots(PreparedPlan& prepared, const plan::PlanRequest& request, const 
   for (PreparedPass& pass : prepared.passes) {
     for (const plan::PlannedBinding& b : pass.planned->bindings) {
       int32_t slot = kUniformSlot;
-      if (b.kind != plan::BindingKind::Uniform) {
-        slot = find(b.resource, b.kind == plan::BindingKind::Intermediate);
+      if (b.kind != package::ResourceKind::Uniform) {
+        slot = find(b.resource, b.kind == package::ResourceKind::Intermediate);
         if (slot < 0) slot = kMissingSlot;
       }
       pass.slotOf.push_back(slot);
@@ -134,8 +124,7 @@ std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& reque
       PreparedPass pp;
       pp.planned = &pass;
       if (!pass.skipped) {
-        std::vector<gpu::BindingKind> layout;
-        for (const auto& b : pass.bindings) layout.push_back(bindingKindOf(b.type));
+        const std::vector<gpu::BindingKind> layout = runtime::bindingLayout(pass);
         const runtime::PipelineKey key =
             runtime::PipelineKey::of(pipelineName(source_.opId, p, pass, request), pass.wgsl, layout);
         pp.pipeline =
@@ -145,7 +134,7 @@ std::shared_ptr<PreparedPlan> KernelImpl::prepare(const plan::PlanRequest& reque
         pp.uniforms.resize(pass.bindings.size());
         for (size_t i = 0; i < pass.bindings.size(); ++i) {
           const auto& b = pass.bindings[i];
-          if (b.kind != plan::BindingKind::Uniform) continue;
+          if (b.kind != package::ResourceKind::Uniform) continue;
           pp.uniforms[i] = runtime_.device().createBuffer(
               std::max<uint64_t>(16, b.uniformBytes.size()),
               gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst, pass.name + " params");

@@ -39,6 +39,9 @@ hub::HubOptions hubOptionsFor(const RuntimeOptions& options) {
   h.trustedEndpoint = options.trustedEndpoint;
   h.verifyFolders = options.verifyDigests;
   if (options.refsTtlSec >= 0) h.refsTtlSec = options.refsTtlSec;
+  h.token = options.token;
+  if (options.hubFileTimeoutSec > 0) h.http.fileDeadlineSec = options.hubFileTimeoutSec;
+  if (options.hubDownloadTimeoutSec > 0) h.http.downloadDeadlineSec = options.hubDownloadTimeoutSec;
   return h;
 }
 
@@ -77,8 +80,7 @@ LoadedPackage loadPackage(const std::string& repoOrPath, const LoadOptions& load
     out.source.repo = r.repo.str();
     out.source.requested = r.requested.gitRev();
     out.source.revision = r.displayRevision();
-    out.source.origin = r.via;
-    if (r.source == hub::PackageOrigin::Lock) out.source.origin = "lock";
+    out.source.origin = r.originLabel();
     out.source.folder = r.folder.string();
   }
   out.source.opId = out.package->manifest().id();

@@ -19,10 +19,11 @@ struct LoadedPackage {
 
 // True when `text` names an existing folder (or looks like a path: starts with '/', '.', '~').
 bool looksLikePath(const std::string& text);
-// The embedded packages root: `configured` (RuntimeOptions::packagesDir, which withEnvironment
-// fills from WGK_PACKAGES), else <prefix>/<datadir>/wgk/packages when wgk runs from an install
+// The embedded packages root: `configured` (RuntimeOptions::packagesDir; fromEnvironment fills it
+// from WGK_PACKAGES), else <prefix>/<datadir>/wgk/packages when wgk runs from an install
 // prefix (core/install_layout.h), else the source tree's packages/.
 std::string embeddedPackagesRoot(const std::string& configured);
+// The hub options of a runtime with these options: what the caller set, nothing from the environment.
 hub::HubOptions hubOptionsFor(const RuntimeOptions& options);
 LoadedPackage loadPackage(const std::string& repoOrPath, const LoadOptions& load, const hub::HubOptions& hub);
 

@@ -71,7 +71,7 @@ class PipelineStore final : public gpu::BlobCache {
 };
 
 // What gpu::Device::create asks for the store of an adapter (gpu/blob_cache.h), for a runtime
-// with these options (after withEnvironment): a PipelineStore under options.cacheDir (empty: the
+// with these options: a PipelineStore under options.cacheDir (empty: the
 // hub's default root), counting into `counters`; none when options.pipelineCache is false. A folder
 // that cannot be used gives a warning and no store.
 gpu::BlobCacheFactory pipelineStoreFactory(const RuntimeOptions& options,

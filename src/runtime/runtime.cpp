@@ -39,7 +39,7 @@ DeviceTensorImpl::~DeviceTensorImpl() {
 
 RuntimeImpl::RuntimeImpl(gpu::Device device, RuntimeOptions options)
     : device_(std::move(device)),
-      options_(runtime::withEnvironment(std::move(options))),
+      options_(runtime::withDefaults(std::move(options))),
       hubOptions_(runtime::hubOptionsFor(options_)),
       tuning_(loadTuning(options_, device_.profile())),
       pool_(std::make_shared<runtime::BufferPool>(device_, poolCapacity(device_.profile()))),
@@ -316,10 +316,10 @@ Runtime::Runtime(std::unique_ptr<RuntimeImpl> impl) : impl_(std::move(impl)) {}
 Runtime::~Runtime() = default;
 
 std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
-  RuntimeOptions o = options;  // RuntimeImpl fills what is left unset (runtime/options.h)
+  RuntimeOptions o = runtime::withDefaults(options);  // nothing from the environment (runtime/options.h)
   return asWgkErrors([&] {
     auto counters = std::make_shared<runtime::PipelineStoreCounters>();
-    gpu::BlobCacheFactory blobs = runtime::pipelineStoreFactory(runtime::withEnvironment(o), counters);
+    gpu::BlobCacheFactory blobs = runtime::pipelineStoreFactory(o, counters);
     gpu::Device device = gpu::Device::create(o.device, blobs);
     auto impl = std::make_unique<RuntimeImpl>(std::move(device), std::move(o));
     impl->setPipelineStore(std::move(blobs), std::move(counters));
@@ -330,7 +330,7 @@ std::shared_ptr<Runtime> Runtime::create(const RuntimeOptions& options) {
 std::shared_ptr<Runtime> Runtime::createForDevice(WGPUDevice device, const RuntimeOptions& options) {
   if (!device) throw Error(ErrorCode::InvalidArgument, "createForDevice: the WGPUDevice is null");
   return asWgkErrors([&] {
-    auto impl = std::make_unique<RuntimeImpl>(gpu::Device::wrap(device), options);
+    auto impl = std::make_unique<RuntimeImpl>(gpu::Device::wrap(device, options.device), options);
     impl->setDeviceOwned(false);
     return std::shared_ptr<Runtime>(new Runtime(std::move(impl)));
   });

@@ -54,8 +54,12 @@ class Renderer {
       try {
         renderNode(*n, scope);
       } catch (Error& e) {
-        // Only the innermost statement adds its position.
-        if (!tagged_) e.with(fmt::format("in template {} line {}", name_, n->line));
+        // Only the innermost statement adds its position (an included template's own, when the
+        // error is in it).
+        if (!tagged_) {
+          e.with(fmt::format("in template {} line {}", name_, n->line));
+          if (!e.location()) e.at({name_, n->line, n->column});
+        }
         tagged_ = true;
         throw;
       }

@@ -36,9 +36,10 @@ struct TemplateNode;  // private
 
 class Template {
  public:
-  // Throws Error(Parse) naming the template, line and column.
+  // Throws Error(Parse) naming the template, line and column, in the text and as Error::location().
   static Template parse(std::string_view source, std::string name);
-  // Throws Error(Template) / Error(Expression) with "in template <name> line N" context.
+  // Throws Error(Template) / Error(Expression) with "in template <name> line N" context and the
+  // innermost statement's Error::location().
   std::string render(const expr::Scope& scope, const IncludeResolver& includes = nullptr,
                      const RenderLimits& limits = {}) const;
   const std::string& name() const { return name_; }

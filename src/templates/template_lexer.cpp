@@ -10,7 +10,8 @@ namespace wgk::templates {
 
 void throwTemplateParseError(const std::string& name, int line, int column, std::string_view what) {
   throw Error(ErrorCode::Parse,
-              fmt::format("cannot parse template {} at line {} column {}: {}", name, line, column, what));
+              fmt::format("cannot parse template {} at line {} column {}: {}", name, line, column, what))
+      .at({name, line, column});
 }
 
 namespace {

@@ -92,6 +92,7 @@ class TemplateParser {
       return expr::Expression::parse(text);
     } catch (Error& e) {
       e.with(fmt::format("in template {} line {} column {}", name_, seg.line, seg.column + offset));
+      e.at({name_, seg.line, seg.column + offset});
       throw;
     }
   }
@@ -117,6 +118,7 @@ class TemplateParser {
       toks = expr::tokenize(seg.text);
     } catch (Error& e) {
       e.with(fmt::format("in template {} line {} column {}", name_, seg.line, seg.column));
+      e.at({name_, seg.line, seg.column});
       throw;
     }
     if (toks.front().kind != expr::TokenKind::Name)

@@ -14,6 +14,7 @@
 
 #include "gpu/device.h"
 #include "plan/plan.h"
+#include "runtime/binding_layout.h"
 #include "runtime/introspect.h"
 #include "runtime/tensor_storage.h"
 #include "runtime_test_util.h"
@@ -26,18 +27,16 @@ inline std::vector<std::byte> runPlanned(const plan::Plan& p, const std::map<std
   const auto usage = gpu::BufferUsage::Storage | gpu::BufferUsage::CopyDst | gpu::BufferUsage::CopySrc;
   const plan::PlannedPass& pass = p.passes.at(0);
   std::vector<gpu::Buffer> buffers;
-  std::vector<gpu::BindingKind> kinds;
+  const std::vector<gpu::BindingKind> kinds = runtime::bindingLayout(pass);
   size_t outIndex = 0;
   for (const auto& b : pass.bindings) {
-    if (b.kind == plan::BindingKind::Uniform) {
+    if (b.kind == package::ResourceKind::Uniform) {
       buffers.push_back(
           dev.createBuffer(b.uniformBytes.size(), gpu::BufferUsage::Uniform | gpu::BufferUsage::CopyDst));
       buffers.back().upload(std::as_bytes(std::span(b.uniformBytes)));
-      kinds.push_back(gpu::BindingKind::Uniform);
     } else if (b.resource == output) {
       outIndex = buffers.size();
       buffers.push_back(dev.createBuffer((outBytes + 3) / 4 * 4, usage));
-      kinds.push_back(gpu::BindingKind::Storage);
     } else {
       const HostTensor& h = in.at(b.resource);
       std::vector<std::byte> words =
@@ -45,7 +44,6 @@ inline std::vector<std::byte> runPlanned(const plan::Plan& p, const std::map<std
       words.resize(std::max<size_t>(4, (words.size() + 3) / 4 * 4));
       buffers.push_back(dev.createBuffer(words.size(), usage));
       buffers.back().upload(words);
-      kinds.push_back(gpu::BindingKind::ReadOnlyStorage);
     }
   }
   gpu::ComputePipeline pipe = dev.createComputePipeline(pass.wgsl, kinds, "planned pass test");

@@ -9,8 +9,9 @@
 #include <cmath>
 #include <limits>
 
-#include "plan/plan.h"
 #include "gpu/device.h"
+#include "plan/plan.h"
+#include "runtime/binding_layout.h"
 #include "runtime/introspect.h"
 #include "runtime_test_util.h"
 
@@ -122,12 +123,8 @@ TEST(SoftmaxKernel, SubgroupRowsWgslCompilesOnThisDevice) {
       req.inputs["x"] = {t, x};
       req.forcedVariant = "online_subgroup_rows_vec4";
       const plan::Plan p = wgk::introspect::planner(k).plan(req, wide);
-      std::vector<gpu::BindingKind> kinds;
-      for (const auto& b : p.passes.at(0).bindings)
-        kinds.push_back(b.kind == plan::BindingKind::Uniform     ? gpu::BindingKind::Uniform
-                        : b.type == package::BufferType::Storage ? gpu::BindingKind::Storage
-                                                                 : gpu::BindingKind::ReadOnlyStorage);
-      EXPECT_NO_THROW(dev.createComputePipeline(p.passes[0].wgsl, kinds, "softmax subgroup rows"))
+      EXPECT_NO_THROW(dev.createComputePipeline(p.passes[0].wgsl, runtime::bindingLayout(p.passes[0]),
+                                                "softmax subgroup rows"))
           << p.passes[0].wgsl;
     }
 }

@@ -161,20 +161,24 @@ TEST(Loader, LoadsTheRealDawnNodeAndResolvesEveryFunction) {
   EXPECT_FALSE(info.napiStubs.empty());
 }
 
-TEST(LoaderConfig, EnvironmentChoosesTheLibrary) {
-  ::setenv("WGK_DAWN_NODE", "/x/dawn.node", 1);
-  ::unsetenv("WGK_WEBGPU_LIBRARY");
-  LoaderConfig c = LoaderConfig::fromEnvironment();
+// The options choose the library (RuntimeOptions::fromEnvironment fills them from WGK_DAWN_NODE and
+// WGK_WEBGPU_LIBRARY); the loader itself reads no variable.
+TEST(LoaderConfig, OptionsChooseTheLibrary) {
+  wgk::DeviceOptions o;
+  o.dawnNode = "/x/dawn.node";
+  o.napiStubs = "/x/stubs.so";
+  LoaderConfig c = LoaderConfig::forOptions(o);
   EXPECT_EQ(c.kind, wgk::gpu::LibraryKind::DawnNode);
   EXPECT_EQ(c.path, "/x/dawn.node");
   EXPECT_EQ(c.source, "WGK_DAWN_NODE");
-  ::setenv("WGK_WEBGPU_LIBRARY", "/y/libwebgpu_dawn.so", 1);  // takes precedence
-  c = LoaderConfig::fromEnvironment();
+  EXPECT_EQ(c.napiStubs, "/x/stubs.so");
+  o.webgpuLibrary = "/y/libwebgpu_dawn.so";  // takes precedence
+  c = LoaderConfig::forOptions(o);
   EXPECT_EQ(c.kind, wgk::gpu::LibraryKind::CApiLibrary);
   EXPECT_EQ(c.path, "/y/libwebgpu_dawn.so");
-  ::unsetenv("WGK_WEBGPU_LIBRARY");
+  ::setenv("WGK_DAWN_NODE", "/x/dawn.node", 1);  // not the loader's to read
+  c = LoaderConfig::forOptions(wgk::DeviceOptions{});
   ::unsetenv("WGK_DAWN_NODE");
-  c = LoaderConfig::fromEnvironment();
   EXPECT_EQ(c.source, "the build default");
   EXPECT_EQ(c.path, WGK_DAWN_NODE_PATH);
 }

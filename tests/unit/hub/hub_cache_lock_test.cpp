@@ -111,10 +111,10 @@ TEST_F(HubCacheLock, LockFileRoundTripAndFetchExactly) {
   o.lockFile = lockPath.string();
   auto all = resolveLocked(o);
   ASSERT_EQ(all.size(), 1u);
-  EXPECT_EQ(all[0].source, PackageOrigin::Lock);
-  EXPECT_EQ(all[0].via, "network");
+  EXPECT_TRUE(all[0].locked);
+  EXPECT_EQ(all[0].origin, PackageOrigin::Network);
   EXPECT_EQ(all[0].revision, published_.commit);
-  EXPECT_EQ(resolvePackage(kRepo, v1(), o).via, "cache");
+  EXPECT_EQ(resolvePackage(kRepo, v1(), o).origin, PackageOrigin::Cache);
   // Not in the lock / asking for something else than the lock says.
   EXPECT_NE(errorText([&] { resolvePackage("webgpu-kernels/ai.onnx.Other", v1(), o); }, ErrorCode::NotFound)
                 .find("not in the lock file"),

@@ -23,7 +23,6 @@ const std::string kOtherRepo = "other-org/com.microsoft.FastGelu";
 class HubOffline : public ::testing::Test {
  protected:
   void SetUp() override {
-    ::unsetenv("WGK_REFS_TTL");
     forgetEndpointStates();
     // Two embedded packages (two repos), nothing on any server.
     test::makeFastGeluPackage(embedded(), "webgpu-kernels", "a");
@@ -64,7 +63,7 @@ TEST_F(HubOffline, AnUnreachableEndpointIsAnnouncedOncePerProcess) {
   for (int round = 0; round < 2; ++round)
     for (const std::string& repo : {kRepo, kOtherRepo}) {
       ResolvedPackage r = resolvePackage(repo, v1(), o);
-      EXPECT_EQ(r.source, PackageOrigin::Embedded) << repo;
+      EXPECT_EQ(r.origin, PackageOrigin::Embedded) << repo;
       EXPECT_NE(r.notice.find("using the embedded copy"), std::string::npos) << r.notice;
     }
   ASSERT_EQ(notices_.size(), 1u);
@@ -85,7 +84,7 @@ TEST_F(HubOffline, NoLaterLoadWaitsOnAnEndpointThatDidNotAnswer) {
   auto start = std::chrono::steady_clock::now();
   ResolvedPackage other = resolvePackage(kOtherRepo, v1(), o);
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_EQ(other.source, PackageOrigin::Embedded);
+  EXPECT_EQ(other.origin, PackageOrigin::Embedded);
   EXPECT_EQ(slow.log().size(), asked) << "another package asked the same endpoint again";
   EXPECT_LT(seconds, 0.5);
   EXPECT_NE(other.notice.find("s ago"), std::string::npos) << other.notice;
@@ -113,7 +112,7 @@ TEST_F(HubOffline, ALaterProcessNeitherAsksAFailedEndpointNorNamesEachPackage) {
     forgetEndpointStates();  // a new process, with the same cache
     notices_.clear();
     ResolvedPackage r = resolvePackage(repo, v1(), o);
-    EXPECT_EQ(r.source, PackageOrigin::Embedded) << repo;
+    EXPECT_EQ(r.origin, PackageOrigin::Embedded) << repo;
     EXPECT_EQ(slow.log().size(), asked) << repo << " asked the endpoint that failed a moment ago";
     ASSERT_EQ(notices_.size(), 1u) << repo;
     EXPECT_NE(notices_[0].find(o.endpoint + " could not answer ("), std::string::npos) << notices_[0];

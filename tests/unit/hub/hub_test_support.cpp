@@ -102,8 +102,6 @@ std::vector<std::string> HubServer::log() const {
 }
 
 HubOptions testOptions(const std::string& endpoint, const fs::path& cache) {
-  ::unsetenv("WGK_OFFLINE");  // the tests choose offline mode explicitly
-  ::unsetenv("WGK_REFS_TTL");
   HubOptions o;
   o.endpoint = endpoint;
   // The loopback server is the trusted endpoint of these tests (hub_trust_test.cpp tests trust).

@@ -24,8 +24,6 @@ using test::kRepo;
 class HubTrust : public ::testing::Test {
  protected:
   void SetUp() override {
-    ::unsetenv("WGK_TRUSTED_ENDPOINT");
-    ::unsetenv("WGK_TOKEN");
     forgetEndpointStates();
     pkg_ = test::makeFastGeluPackage(scratch_.path() / "src", "webgpu-kernels");
     commit_ = publishLayout(pkg_, scratch_.path() / "www", std::nullopt).commit;
@@ -67,7 +65,7 @@ TEST_F(HubTrust, ACachedCopyFromAnotherEndpointNeedsTrustRemoteCodeOfflineToo) {
   HubOptions trusting = rogue();
   trusting.trustRemoteCode = true;
   ResolvedPackage r = resolvePackage(kRepo, v1(), trusting);
-  EXPECT_EQ(r.source, PackageOrigin::Network);
+  EXPECT_EQ(r.origin, PackageOrigin::Network);
   EXPECT_EQ(r.endpoint, server_->endpoint("ok"));
   EXPECT_TRUE(fs::exists(r.folder / "origin.json"));
 
@@ -84,7 +82,7 @@ TEST_F(HubTrust, ACachedCopyFromAnotherEndpointNeedsTrustRemoteCodeOfflineToo) {
       [&] { resolvePackage(kRepo, PackageRequest::make(std::nullopt, commit_), offline); }, ErrorCode::Trust,
       std::vector<std::string>{"came from"});
   offline.trustRemoteCode = true;
-  EXPECT_EQ(resolvePackage(kRepo, v1(), offline).source, PackageOrigin::Cache);
+  EXPECT_EQ(resolvePackage(kRepo, v1(), offline).origin, PackageOrigin::Cache);
 }
 
 // The user may mark one endpoint trusted (--trusted-endpoint, WGK_TRUSTED_ENDPOINT): its packages
@@ -92,15 +90,12 @@ TEST_F(HubTrust, ACachedCopyFromAnotherEndpointNeedsTrustRemoteCodeOfflineToo) {
 TEST_F(HubTrust, AnEndpointTheUserMarksTrusted) {
   HubOptions marked = rogue();
   marked.trustedEndpoint = server_->endpoint("ok") + "/";  // a trailing '/' names the same endpoint
-  EXPECT_EQ(resolvePackage(kRepo, v1(), marked).source, PackageOrigin::Network);
+  EXPECT_EQ(resolvePackage(kRepo, v1(), marked).origin, PackageOrigin::Network);
   marked.offline = true;
-  EXPECT_EQ(resolvePackage(kRepo, v1(), marked).source, PackageOrigin::Cache);
-  HubOptions fromEnv = rogue();
-  fromEnv.offline = true;
-  ::setenv("WGK_TRUSTED_ENDPOINT", server_->endpoint("ok").c_str(), 1);
-  EXPECT_EQ(resolvePackage(kRepo, v1(), fromEnv).source, PackageOrigin::Cache);
-  ::unsetenv("WGK_TRUSTED_ENDPOINT");
-  test_support::expectError([&] { resolvePackage(kRepo, v1(), fromEnv); }, ErrorCode::Trust,
+  EXPECT_EQ(resolvePackage(kRepo, v1(), marked).origin, PackageOrigin::Cache);
+  HubOptions unmarked = rogue();
+  unmarked.offline = true;
+  test_support::expectError([&] { resolvePackage(kRepo, v1(), unmarked); }, ErrorCode::Trust,
                             std::vector<std::string>{"came from"});
   HubOptions bad = rogue();
   bad.trustedEndpoint = "ftp://example.com";
@@ -125,18 +120,6 @@ TEST_F(HubTrust, ControlCharactersInTokensAreRefused) {
   o.token = std::string("secret\r\nX-Injected: 1");
   test_support::expectError([&] { resolvePackage(kRepo, v1(), o); }, ErrorCode::InvalidArgument,
                             std::vector<std::string>{"token", "control character", "0x0d at offset 6"});
-  HubOptions env = test::testOptions(server_->endpoint("ok"), cache_);
-  env.token.reset();
-  ::setenv("WGK_TOKEN", "abc\ndef", 1);
-  try {
-    resolvePackage(kRepo, v1(), env);
-    ADD_FAILURE() << "a token holding LF was accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::InvalidArgument);
-    EXPECT_NE(std::string(e.what()).find("WGK_TOKEN"), std::string::npos) << e.what();
-    EXPECT_EQ(std::string(e.what()).find("abc"), std::string::npos) << "the token is echoed: " << e.what();
-  }
-  ::unsetenv("WGK_TOKEN");
   EXPECT_TRUE(server_->log().empty());
   EXPECT_NO_THROW(checkHeaderValue("Bearer a\tb", "a value with a tab"));
   EXPECT_THROW(checkHeaderValue(std::string("a\0b", 3), "NUL"), Error);

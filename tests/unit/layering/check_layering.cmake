@@ -76,4 +76,12 @@ endif()
 #    headers or the Python module.
 refuse("${public_headers};${python_sources}" "" "#include[ \t]*\"runtime/introspect.h\""
        "includes runtime/introspect.h (wgk's tools only; the public API has Kernel::signature/plan)")
-message(STATUS "layering ok: ${checked} pure link lines, no webgpu.h outside src/gpu, runtime_impl.h only in src/runtime, ${python_checked} Python sources on the public API")
+# 6. Options at the edges: the library reads no environment variable. Only core/environment.cpp
+#    (the one reader), runtime/options.cpp (RuntimeOptions::fromEnvironment, which a caller asks
+#    for) and the edges (the CLI here; python/src and tests are not under src/) may.
+#    A call on a line that is not a comment: no '/' before it.
+refuse("${sources}" "/src/(cli/|core/environment\\.(h|cpp)$|runtime/options\\.cpp$)"
+       "^[^/]*(getenv|readEnvironment)[ \t]*\\("
+       "reads the environment (only the edges may: take it from RuntimeOptions, see src/runtime/options.h)")
+message(STATUS "layering ok: ${checked} pure link lines, no webgpu.h outside src/gpu, runtime_impl.h only in "
+               "src/runtime, ${python_checked} Python sources on the public API, the environment read only at the edges")

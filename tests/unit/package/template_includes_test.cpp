@@ -42,11 +42,64 @@ TEST(TemplateIncludes, RelativePathsNestingAndErrors) {
                             ErrorCode::InvalidArgument, {"escapes the package"});
 }
 
+// An error the template engine located in the expanded text moves to the file and line it came
+// from, as fields and as a context line; an error without a location is left alone, whatever its
+// text says.
 TEST(TemplateIncludes, ErrorsNameTheSourceLine) {
   auto r = files({{"m", "one\n{% include \"p\" %}\nthree\n"}, {"p", "p1\np2\n"}});
   const ExpandedTemplate e = expandIncludes("m", r);
-  const std::string text = test_support::expectError(
-      [&] { withSourceLines(e, [] { throw Error(ErrorCode::Template, "bad thing at line 3"); }); }, ErrorCode::Template,
-      {"where template line 3 is p line 2"});
-  EXPECT_FALSE(text.empty());
+  try {
+    withSourceLines(e, [] { throw Error(ErrorCode::Template, "bad thing").at({"m", 3, 5}); });
+    ADD_FAILURE() << "no error";
+  } catch (const Error& err) {
+    EXPECT_NE(std::string(err.what()).find("where template line 3 is p line 2"), std::string::npos)
+        << err.what();
+    ASSERT_TRUE(err.location());
+    EXPECT_EQ(err.location()->file, "p");
+    EXPECT_EQ(err.location()->line, 2);
+    EXPECT_EQ(err.location()->column, 5);
+  }
+  try {
+    withSourceLines(e, [] { throw Error(ErrorCode::Template, "bad thing at line 3"); });
+  } catch (const Error& err) {
+    EXPECT_EQ(std::string(err.what()), "bad thing at line 3");
+    EXPECT_FALSE(err.location());
+  }
+  try {  // line 4 of the expansion is m's line 3, after the include
+    withSourceLines(e, [] { throw Error(ErrorCode::Template, "bad").at({"m", 4, 1}); });
+  } catch (const Error& err) {
+    EXPECT_EQ(std::string(err.what()), "bad\n  where template line 4 is m line 3");
+    EXPECT_EQ(err.location()->line, 3);
+  }
+  try {  // line 1 is m's own line 1: nothing to add
+    withSourceLines(e, [] { throw Error(ErrorCode::Template, "bad").at({"m", 1, 2}); });
+  } catch (const Error& err) {
+    EXPECT_EQ(std::string(err.what()), "bad");
+    EXPECT_EQ(err.location()->line, 1);
+  }
+}
+
+// The one include grammar: whitespace control as the engine applies it to every tag, comments
+// hold no tags, anything but a literal name is no include.
+TEST(TemplateIncludes, OneGrammarForEveryReader) {
+  const auto tags = findIncludeTags(
+      "{%- include 'a' -%}{% include \"b\" %}{%+ include 'c' %}{# {% include 'd' %} #}"
+      "{% include name %}{% include 'e' with context %}{% include '' %}{%include 'f'%}");
+  ASSERT_EQ(tags.size(), 4u);
+  EXPECT_EQ(tags[0].name, "a");
+  EXPECT_TRUE(tags[0].trimBefore && tags[0].trimAfter);
+  EXPECT_EQ(tags[1].name, "b");
+  EXPECT_EQ(tags[2].name, "c");
+  EXPECT_TRUE(tags[2].keepIndent);
+  EXPECT_EQ(tags[3].name, "f");  // no spaces needed: Jinja's tokens
+  EXPECT_TRUE(findIncludeTags("{% includes 'x' %}{% include_x 'y' %}").empty());
+}
+
+TEST(TemplateIncludes, WhitespaceControlTrimsTheIncludersText) {
+  auto r = files({{"m", "a  \n  {%- include 'v' -%}  \n b\n"}, {"v", "V"}});
+  EXPECT_EQ(expandIncludes("m", r).text, "aVb\n");
+  auto kept = files({{"m", "a\n  {%+ include 'v' %}\nb\n"}, {"v", "V\n"}});
+  EXPECT_EQ(expandIncludes("m", kept).text, "a\n  V\nb\n");
+  auto commented = files({{"m", "{# {% include 'missing' %} #}x\n"}});
+  EXPECT_EQ(expandIncludes("m", commented).text, "{# {% include 'missing' %} #}x\n");
 }

@@ -236,7 +236,7 @@ TEST(HubSoftmaxPlan, LongRowSplitThreePasses) {
     ASSERT_EQ(p.intermediates.size(), 4u);
     EXPECT_EQ(p.intermediates[0].shape, (Shape{256}));
     EXPECT_EQ(p.intermediates[3].shape, (Shape{2}));
-    EXPECT_EQ(p.passes[1].bindings[0].kind, BindingKind::Intermediate);
+    EXPECT_EQ(p.passes[1].bindings[0].kind, package::ResourceKind::Intermediate);
     EXPECT_EQ(p.passes[1].bindings[0].type, package::BufferType::ReadOnlyStorage);
   }
 }

@@ -28,9 +28,9 @@ TEST(RmsPlan, LastAxisRowVec4) {
   ASSERT_EQ(pass.bindings.size(), 4u);
   EXPECT_EQ(pass.bindings[0].elementType, "vec4<f32>");
   EXPECT_EQ(pass.bindings[2].elementType, "vec4<f32>");
-  EXPECT_EQ(pass.bindings[2].kind, BindingKind::Tensor);
+  EXPECT_EQ(pass.bindings[2].kind, package::ResourceKind::Tensor);
   EXPECT_EQ(pass.bindings[2].resource, "y");
-  EXPECT_EQ(pass.bindings[3].kind, BindingKind::Uniform);
+  EXPECT_EQ(pass.bindings[3].kind, package::ResourceKind::Uniform);
   EXPECT_EQ(hex(pass.bindings[3].uniformBytes), "04000000040000000000000000000000");
   EXPECT_EQ(p.outputs.at(0).name, "y");
   EXPECT_EQ(p.outputs.at(0).dtype, DType::Float32);
@@ -84,7 +84,7 @@ TEST(RmsPlan, MixedTypesSplitKOnH200) {
   EXPECT_EQ(p.passes[0].dispatch, (std::array<uint32_t, 3>{8, 1, 4}));
   EXPECT_EQ(p.passes[1].dispatch, (std::array<uint32_t, 3>{8, 1, 4}));
   EXPECT_EQ(p.passes[0].bindings[0].elementType, "f16");
-  EXPECT_EQ(p.passes[0].bindings[1].kind, BindingKind::Intermediate);
+  EXPECT_EQ(p.passes[0].bindings[1].kind, package::ResourceKind::Intermediate);
   EXPECT_EQ(p.passes[0].bindings[1].resource, "partials");
   EXPECT_EQ(p.passes[1].bindings[1].elementType, "f32");  // scale: $ioElement = dtypes.V
   EXPECT_EQ(p.passes[1].bindings[3].elementType, "f32");  // y

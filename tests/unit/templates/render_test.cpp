@@ -2,6 +2,8 @@
 // set scoping, include, comments, errors with template positions.
 #include "template_util.h"
 
+#include <functional>
+
 namespace wgk::templates {
 namespace {
 
@@ -126,6 +128,33 @@ TEST(Render, EvaluationErrorsNameTemplateAndLine) {
               ErrorCode::Expression, {"division by zero in `i / 0`", "line 2"});
   expectError([&] { render("{{ foo }}", s); }, ErrorCode::Expression,
               {"unknown name 'foo'", "(in scope: shapes, "});
+}
+
+// The position is also a field of the error (Error::location()), set where the engine knows it:
+// the innermost statement's template, line and column, an included template's own.
+TEST(Render, ErrorsCarryTheirLocationAsFields) {
+  auto located = [](const std::function<void()>& fn) -> wgk::SourceLocation {
+    try {
+      fn();
+    } catch (const Error& e) {
+      if (e.location()) return *e.location();
+      ADD_FAILURE() << "no location: " << e.what();
+      return {};
+    }
+    ADD_FAILURE() << "no error";
+    return {};
+  };
+  auto is = [](const wgk::SourceLocation& l, const std::string& file, int line, int column) {
+    EXPECT_EQ(l.file, file);
+    EXPECT_EQ(l.line, line);
+    EXPECT_EQ(l.column, column);
+  };
+  is(located([] { Template::parse("a\n  {{ 1 + }}", "k.wgsl.jinja"); }), "k.wgsl.jinja", 2, 6);
+  is(located([] { Template::parse("a\n{% if x %}", "k.wgsl.jinja"); }), "k.wgsl.jinja", 2, 3);
+  Scope s(&expr::builtins());
+  is(located([&] { render("ok\n  {{ nope }}", s); }), "t.wgsl.jinja", 2, 5);
+  auto files = testing::mapResolver({{"err.wgsl.jinja", "a\n{{ missingName }}"}});
+  is(located([&] { render("x\n\n{% include 'err.wgsl.jinja' %}", s, files); }), "err.wgsl.jinja", 2, 3);
 }
 
 TEST(Render, ParseErrorsNameLineAndColumn) {
