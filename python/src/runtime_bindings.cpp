@@ -187,11 +187,15 @@ void addInspection(py::class_<PyRuntime>& cls) {
             py::dict d;
             d["shader_modules_compiled"] = s.shaderModulesCompiled;
             d["pipeline_hits"] = s.pipelineHits;
+            d["pipeline_misses"] = s.pipelineMisses;
+            d["pipeline_evictions"] = s.pipelineEvictions;
+            d["pipelines_cached"] = s.pipelinesCached;
             d["plan_hits"] = s.planHits;
             d["plan_misses"] = s.planMisses;
             d["bind_group_hits"] = s.bindGroupHits;
             d["bind_group_misses"] = s.bindGroupMisses;
             d["pooled_buffers"] = s.pooledBuffers;
+            d["buffers_created"] = s.buffersCreated;
             d["pipeline_blob_hits"] = s.pipelineBlobHits;
             d["pipeline_blob_misses"] = s.pipelineBlobMisses;
             d["pipeline_blob_stores"] = s.pipelineBlobStores;

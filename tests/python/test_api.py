@@ -84,3 +84,21 @@ def test_type_stubs_are_shipped():
     for name in ("Runtime", "Kernel", "DeviceTensor", "CallResult", "Error"):
         assert getattr(wgk, name).__doc__, name
     assert ">>>" in wgk.Runtime.__doc__ and ">>>" in wgk.Kernel.__call__.__doc__
+
+
+def test_cache_stats_count_pipelines_and_buffers():
+    # A runtime of its own, so the first call's compile is a miss whatever ran before.
+    rt = wgk.Runtime()
+    gelu = rt.load("webgpu-kernels/com.microsoft.FastGelu")
+    before = rt.cache_stats
+    for key in ("pipeline_hits", "pipeline_misses", "pipeline_evictions", "pipelines_cached",
+                "buffers_created", "pooled_buffers"):
+        assert key in before, key
+    x = np.linspace(-2, 2, 3 * 8, dtype=np.float32).reshape(3, 8)
+    gelu(X=x)
+    after = rt.cache_stats
+    assert after["pipeline_misses"] == before["pipeline_misses"] + 1
+    assert after["pipelines_cached"] == before["pipelines_cached"] + 1
+    gelu(X=x)
+    assert rt.cache_stats["pipeline_hits"] >= after["pipeline_hits"]
+    assert rt.cache_stats["pipeline_misses"] == after["pipeline_misses"]

@@ -21,27 +21,8 @@ import wgk_stubgen  # noqa: E402
 
 
 def split_top(text):
-    """Splits a parameter list at commas outside brackets and quotes."""
-    parts, depth, cur, quote = [], 0, "", None
-    for ch in text:
-        if quote:
-            cur += ch
-            quote = None if ch == quote else quote
-            continue
-        if ch in "'\"":
-            quote = ch
-        elif ch in "([{<":
-            depth += 1
-        elif ch in ")]}>":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-            continue
-        cur += ch
-    if cur.strip():
-        parts.append(cur.strip())
-    return parts
+    """Splits a parameter list at commas outside brackets (<> too) and quotes."""
+    return wgk_stubgen.split_params(text, "([{<", ")]}>")
 
 
 def params(signature_args):

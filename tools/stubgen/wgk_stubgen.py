@@ -81,8 +81,9 @@ def signatures(name, obj):
     return sig.fullmatch(lines[0]), sig.fullmatch(lines[1])
 
 
-def split_params(text):
-    """Splits a parameter list at the commas outside brackets and quotes."""
+def split_params(text, opening="([{", closing=")]}"):
+    """Splits a parameter list at the commas outside brackets and quotes (the test of the stubs
+    also counts <> as brackets, for pybind11's C++ type names)."""
     parts, depth, cur, quote = [], 0, "", None
     for ch in text:
         if quote:
@@ -91,9 +92,9 @@ def split_params(text):
             continue
         if ch in "'\"":
             quote = ch
-        elif ch in "([{":
+        elif ch in opening:
             depth += 1
-        elif ch in ")]}":
+        elif ch in closing:
             depth -= 1
         elif ch == "," and depth == 0:
             parts.append(cur.strip())
