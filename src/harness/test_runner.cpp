@@ -96,10 +96,10 @@ namespace {
 // A forced variant runs without the device's tuning table (runtime/tuning.h), while the plan that
 // listed the variants applied it: a variant that only the table's tunables make eligible (say,
 // longrow_split with a larger LONGROW_SPLIT_MAX_ROWS) would then fail as "not eligible". Such a
-// variant is left out here, with the reason, as an ineligible one is.
+// variant is left out here, with the reason, as an ineligible one is. Only asked when the plan
+// applied a table (Plan::tuningSource): otherwise its verdicts are already the forced calls' ones.
 bool eligibleWhenForced(Kernel& kernel, const plan::PlanRequest& request, const std::string& id,
                         std::string* skipReason) {
-  if (!request.forcedVariant.empty() || !request.tunables.empty()) return true;  // no table applied
   plan::PlanRequest forced = request;
   forced.forcedVariant = id;
   try {
@@ -107,7 +107,8 @@ bool eligibleWhenForced(Kernel& kernel, const plan::PlanRequest& request, const 
     return true;
   } catch (const Error& e) {
     if (e.code() != ErrorCode::NoVariant) throw;
-    *skipReason = "variant " + id + " is eligible only with the tuning table's tunables (a forced variant runs "
+    *skipReason = "variant " + id +
+                  " is eligible only with the tuning table's tunables (a forced variant runs "
                   "without the table)";
     return false;
   }
@@ -127,13 +128,14 @@ std::vector<std::string> selectVariants(Kernel& kernel, const plan::PlanRequest&
     *skipReason = "no variant is eligible";
     return {};
   }
+  const bool tuned = !p.tuningSource.empty();
   std::vector<std::string> out;
   for (const auto& v : p.variants) {
     if (!v.eligible) {
       if (v.id == variant) *skipReason = "variant " + v.id + " is not eligible: " + v.reason;
       continue;
     }
-    if ((allVariants || v.id == variant) && eligibleWhenForced(kernel, request, v.id, skipReason))
+    if ((allVariants || v.id == variant) && (!tuned || eligibleWhenForced(kernel, request, v.id, skipReason)))
       out.push_back(v.id);
   }
   if (!allVariants && out.empty() && skipReason->empty())
