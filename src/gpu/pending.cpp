@@ -19,6 +19,12 @@ struct Pending::Callback {
   bool fired = false;
   bool ok = false;
   std::string message;
+  // What both of Dawn's callbacks (map and work done) record.
+  void fire(bool success, WGPUStringView text) {
+    fired = true;
+    ok = success;
+    message = fromView(text);
+  }
 };
 
 namespace {
@@ -139,10 +145,7 @@ Pending Device::readLater(std::span<const Pending::Range> ranges) {
   info.mode = WGPUCallbackMode_WaitAnyOnly;
   info.userdata1 = r.callback_.get();
   info.callback = [](WGPUMapAsyncStatus status, WGPUStringView message, void* u1, void*) {
-    auto* c = static_cast<Pending::Callback*>(u1);
-    c->fired = true;
-    c->ok = status == WGPUMapAsyncStatus_Success;
-    c->message = fromView(message);
+    static_cast<Pending::Callback*>(u1)->fire(status == WGPUMapAsyncStatus_Success, message);
   };
   r.future_ = p.BufferMapAsync(r.staging_, WGPUMapMode_Read, 0, static_cast<size_t>(total), info).id;
   return r;
@@ -160,10 +163,7 @@ Pending Device::idleLater() {
   info.mode = WGPUCallbackMode_WaitAnyOnly;
   info.userdata1 = r.callback_.get();
   info.callback = [](WGPUQueueWorkDoneStatus status, WGPUStringView message, void* u1, void*) {
-    auto* c = static_cast<Pending::Callback*>(u1);
-    c->fired = true;
-    c->ok = status == WGPUQueueWorkDoneStatus_Success;
-    c->message = fromView(message);
+    static_cast<Pending::Callback*>(u1)->fire(status == WGPUQueueWorkDoneStatus_Success, message);
   };
   r.future_ = procs().QueueOnSubmittedWorkDone(s.queue, info).id;
   return r;
