@@ -23,15 +23,15 @@ Shape toShape(const Value& v, std::string_view what) {
   return s;
 }
 
-namespace {
-
-int64_t product(const Shape& s, size_t from, size_t to, std::string_view fn) {
+int64_t shapeProduct(const Shape& s, size_t from, size_t to, std::string_view fn) {
   int64_t p = 1;
   for (size_t i = from; i < to; ++i)
     if (__builtin_mul_overflow(p, s[i], &p))
       fail(fmt::format("{}(): product of {} overflows", fn, shapeText(s)));
   return p;
 }
+
+namespace {
 
 // An axis for outer/inner: negative counts from the end; 0..rank inclusive (rank means "past the end").
 size_t axisOf(std::string_view fn, const Shape& s, const Value& axisValue) {
@@ -113,18 +113,18 @@ void addShapeBuiltins(Scope& s) {
   add("numel", [](std::span<const Value> a) {
     checkArity("numel", a, 1, 1);
     Shape sh = toShape(a[0], "numel()");
-    return Value(product(sh, 0, sh.size(), "numel"));
+    return Value(shapeProduct(sh, 0, sh.size(), "numel"));
   });
   add("outer", [](std::span<const Value> a) {
     checkArity("outer", a, 2, 2);
     Shape sh = toShape(a[0], "outer()");
-    return Value(product(sh, 0, axisOf("outer", sh, a[1]), "outer"));
+    return Value(shapeProduct(sh, 0, axisOf("outer", sh, a[1]), "outer"));
   });
   add("inner", [](std::span<const Value> a) {
     checkArity("inner", a, 2, 2);
     Shape sh = toShape(a[0], "inner()");
     size_t axis = axisOf("inner", sh, a[1]);
-    return Value(product(sh, std::min(axis + 1, sh.size()), sh.size(), "inner"));
+    return Value(shapeProduct(sh, std::min(axis + 1, sh.size()), sh.size(), "inner"));
   });
   add("sameShape", [](std::span<const Value> a) {
     checkArity("sameShape", a, 2, 2);

@@ -8,15 +8,12 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "core/shape_text.h"
 #include "expr/support.h"
 
 namespace wgk::expr {
 
 namespace {
-
-std::string text(const Shape& s) {
-  return fmt::format("[{}]", fmt::join(s, ", "));
-}
 
 Value shapeValue(const Shape& s) {
   List l;
@@ -30,13 +27,6 @@ size_t wrap(std::string_view fn, int64_t i, size_t rank) {
   if (rank == 0) fail(fmt::format("{}(): axis {} of a rank-0 shape", fn, i));
   const int64_t n = static_cast<int64_t>(rank);
   return static_cast<size_t>(((i % n) + n) % n);
-}
-
-int64_t product(const Shape& s, size_t from, size_t to, std::string_view fn) {
-  int64_t p = 1;
-  for (size_t i = from; i < to; ++i)
-    if (__builtin_mul_overflow(p, s[i], &p)) fail(fmt::format("{}(): product of {} overflows", fn, text(s)));
-  return p;
 }
 
 // A strict axis in [-rank, rank - 1], normalised.
@@ -53,7 +43,7 @@ Shape broadcast(const Shape& a, const Shape& b) {
     const int64_t x = i + a.size() < n ? 1 : a[i + a.size() - n];
     const int64_t y = i + b.size() < n ? 1 : b[i + b.size() - n];
     if (x != y && x != 1 && y != 1)
-      fail(fmt::format("broadcastShape(): shapes {} and {} are not broadcast-compatible", text(a), text(b)));
+      fail(fmt::format("broadcastShape(): shapes {} and {} are not broadcast-compatible", shapeText(a), shapeText(b)));
     out[i] = x == 1 ? y : x;
   }
   return out;
@@ -133,7 +123,7 @@ void addShapeBuiltins(const AddBuiltin& add) {
     checkArity("rows", a, 2, 2);
     const Shape s = toShape(a[0], "rows()");
     const size_t n = wrap("rows", a[1].asInt(), s.size());
-    return Value(product(s, 0, n, "rows") * product(s, n + 1, s.size(), "rows"));
+    return Value(shapeProduct(s, 0, n, "rows") * shapeProduct(s, n + 1, s.size(), "rows"));
   });
   add("prefix", [](std::span<const Value> a) {
     checkArity("prefix", a, 2, 2);
@@ -161,7 +151,7 @@ void addShapeBuiltins(const AddBuiltin& add) {
     checkArity("permuteShape", a, 2, 2);
     const Shape s = toShape(a[0], "permuteShape()");
     if (!a[1].isList() || a[1].asList().size() != s.size())
-      fail(fmt::format("permuteShape() expects one axis per dimension of {}", text(s)));
+      fail(fmt::format("permuteShape() expects one axis per dimension of {}", shapeText(s)));
     Shape out;
     std::set<size_t> used;
     for (const auto& p : a[1].asList()) {

@@ -33,6 +33,8 @@ Value applyFilter(std::string_view name, const Value& input, std::span<const Val
 
 // Shape helpers shared by builtins: a list of integers (int or integral float).
 Shape toShape(const Value& v, std::string_view what);
+// The product of s[from, to); `fn` names the builtin in the overflow error (builtins_shape.cpp).
+int64_t shapeProduct(const Shape& s, size_t from, size_t to, std::string_view fn);
 
 }  // namespace wgk::expr
 

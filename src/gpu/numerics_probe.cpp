@@ -19,7 +19,7 @@ namespace {
 //   y32[i]    RMSNormalization f16 -> f32: f32(f16(v)) * s                  (f32 output)
 // The first three make kF16RoundingRne; the last, kF16RoundTripRne, also needs the f32(f16(x))
 // pair kept (f16-emulating compilers drop it: Mesa lavapipe does).
-constexpr const char* kKernel = R"(enable f16;
+constexpr const char* kProbeKernel = R"(enable f16;
 @group(0) @binding(0) var<storage, read> q : array<vec4<f16>>;
 @group(0) @binding(1) var<storage, read> qr : array<vec4<f16>>;
 @group(0) @binding(2) var<storage, read> c : array<vec4<f32>>;
@@ -106,7 +106,7 @@ NumericsProbe probeNumerics(Device& device) {
     const std::vector<uint16_t> want = expected(in);
     const std::vector<float> want32 = expected32(in);
     auto bytes = [](const auto& v) { return std::as_bytes(std::span(v)); };
-    const auto results = runOnce(device, kKernel, {bytes(in.q), bytes(in.qr), bytes(in.c), bytes(in.s), bytes(in.v)},
+    const auto results = runOnce(device, kProbeKernel, {bytes(in.q), bytes(in.qr), bytes(in.c), bytes(in.s), bytes(in.v)},
                              {want.size() * 2, kLanes * 4}, kLanes / 4 / 64, "f16 rounding probe");
     std::vector<uint16_t> got(want.size());
     std::memcpy(got.data(), results[0].data(), want.size() * 2);

@@ -11,7 +11,7 @@
 namespace wgk::gpu {
 namespace {
 
-constexpr const char* kKernel = R"(enable f16;
+constexpr const char* kSelfCheckKernel = R"(enable f16;
 @group(0) @binding(0) var<storage, read> x : array<vec4<f16>>;
 @group(0) @binding(1) var<storage, read> b : array<vec4<f16>>;
 @group(0) @binding(2) var<storage, read_write> y : array<vec4<f16>>;
@@ -67,7 +67,7 @@ std::string runF16SelfCheck(Device& device) {
       unfused[i] = f16MulAddUnfused(x[i], 1.5f, b[i]);
       fused[i] = f16MulAddFused(x[i], 1.5f, b[i]);
     }
-    const auto out = runOnce(device, kKernel, {std::as_bytes(std::span(x)), std::as_bytes(std::span(b))},
+    const auto out = runOnce(device, kSelfCheckKernel, {std::as_bytes(std::span(x)), std::as_bytes(std::span(b))},
                              {kCount * sizeof(uint16_t)}, kCount / 4 / 64, "self-check f16");
     std::vector<uint16_t> got(kCount);
     std::memcpy(got.data(), out[0].data(), kCount * sizeof(uint16_t));

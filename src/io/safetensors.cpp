@@ -17,7 +17,7 @@ static_assert(std::endian::native == std::endian::little, "wgk tensor files assu
 
 namespace wgk {
 namespace {
-[[noreturn]] void bad(const std::string& what) {
+[[noreturn]] void badSafetensors(const std::string& what) {
   throw Error(ErrorCode::Io, "invalid safetensors file: " + what);
 }
 
@@ -38,7 +38,7 @@ struct RawDType {
 };
 constexpr RawDType kRawDTypes[] = {{"BF16", 2}, {"F64", 8}};
 
-std::string supportedList() {
+std::string safetensorsDTypeList() {
   std::string s;
   for (const auto& d : kDTypes) s += (s.empty() ? "" : ", ") + std::string(d.name);
   return s;
@@ -47,7 +47,7 @@ std::string supportedList() {
 DType dtypeFromName(const std::string& tensor, const std::string& name) {
   for (const auto& d : kDTypes)
     if (d.name == name) return d.dtype;
-  bad("tensor '" + tensor + "' has unsupported dtype '" + name + "' (supported: " + supportedList() + ")");
+  badSafetensors("tensor '" + tensor + "' has unsupported dtype '" + name + "' (supported: " + safetensorsDTypeList() + ")");
 }
 
 // Element bytes and the DType (nullopt for a raw-only type) of a stored dtype name.
@@ -69,70 +69,70 @@ nlohmann::json parseUniqueKeys(std::string_view text) {
   try {
     return parseJson(text, "header");
   } catch (const Error& e) {
-    bad(e.message());
+    badSafetensors(e.message());
   }
 }
 
 uint64_t offsetValue(const nlohmann::json& v, const std::string& tensor) {
-  if (!v.is_number_unsigned()) bad("tensor '" + tensor + "': data_offsets must be non-negative integers");
+  if (!v.is_number_unsigned()) badSafetensors("tensor '" + tensor + "': data_offsets must be non-negative integers");
   return v.get<uint64_t>();
 }
 
 using Entry = SafetensorsEntry;
 
 Entry parseEntry(const std::string& name, const nlohmann::json& info) {
-  if (!info.is_object()) bad("tensor '" + name + "': expected an object with dtype, shape, data_offsets");
+  if (!info.is_object()) badSafetensors("tensor '" + name + "': expected an object with dtype, shape, data_offsets");
   for (const auto& [k, v] : info.items())
     if (k != "dtype" && k != "shape" && k != "data_offsets")
-      bad("tensor '" + name + "': unexpected field '" + k + "'");
+      badSafetensors("tensor '" + name + "': unexpected field '" + k + "'");
   for (const char* k : {"dtype", "shape", "data_offsets"})
-    if (!info.contains(k)) bad("tensor '" + name + "': missing field '" + k + "'");
-  if (!info["dtype"].is_string()) bad("tensor '" + name + "': dtype must be a string");
+    if (!info.contains(k)) badSafetensors("tensor '" + name + "': missing field '" + k + "'");
+  if (!info["dtype"].is_string()) badSafetensors("tensor '" + name + "': dtype must be a string");
   Entry e;
   e.name = name;
   e.dtype = info["dtype"].get<std::string>();
   const auto [elementBytes, wgkDtype] = storedType(name, e.dtype);
   e.wgkDtype = wgkDtype;
   const auto& shape = info["shape"];
-  if (!shape.is_array()) bad("tensor '" + name + "': shape must be an array");
+  if (!shape.is_array()) badSafetensors("tensor '" + name + "': shape must be an array");
   uint64_t bytes = elementBytes;
   bool empty = false;
   for (const auto& d : shape) {
-    if (!d.is_number_unsigned()) bad("tensor '" + name + "': shape entries must be non-negative integers");
+    if (!d.is_number_unsigned()) badSafetensors("tensor '" + name + "': shape entries must be non-negative integers");
     const uint64_t v = d.get<uint64_t>();
     if (v > (uint64_t{1} << 56))
-      bad("tensor '" + name + "': dimension " + std::to_string(v) + " is too large");
+      badSafetensors("tensor '" + name + "': dimension " + std::to_string(v) + " is too large");
     if (v == 0)
       empty = true;
     else if (bytes > (uint64_t{1} << 62) / v)
-      bad("tensor '" + name + "': shape is too large");
+      badSafetensors("tensor '" + name + "': shape is too large");
     else
       bytes *= v;
     e.shape.push_back(static_cast<int64_t>(v));
   }
   if (empty) bytes = 0;
   const auto& off = info["data_offsets"];
-  if (!off.is_array() || off.size() != 2) bad("tensor '" + name + "': data_offsets must be [begin, end]");
+  if (!off.is_array() || off.size() != 2) badSafetensors("tensor '" + name + "': data_offsets must be [begin, end]");
   e.begin = offsetValue(off[0], name);
   e.end = offsetValue(off[1], name);
   if (e.end < e.begin)
-    bad("tensor '" + name + "': data_offsets end " + std::to_string(e.end) + " is before begin " +
+    badSafetensors("tensor '" + name + "': data_offsets end " + std::to_string(e.end) + " is before begin " +
         std::to_string(e.begin));
   if (e.end - e.begin != bytes)
-    bad("tensor '" + name + "': data_offsets span " + std::to_string(e.end - e.begin) + " bytes but " +
+    badSafetensors("tensor '" + name + "': data_offsets span " + std::to_string(e.end - e.begin) + " bytes but " +
         e.dtype + " shape needs " + std::to_string(bytes));
   return e;
 }
 
 uint64_t headerLength(std::span<const std::byte> bytes, uint64_t fileSize) {
-  if (fileSize < 8 || bytes.size() < 8) bad("shorter than the 8-byte header length");
+  if (fileSize < 8 || bytes.size() < 8) badSafetensors("shorter than the 8-byte header length");
   uint64_t n = 0;
   for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(bytes[i]) << (8 * i);
   if (n > kSafetensorsMaxHeaderBytes)
-    bad("header length " + std::to_string(n) + " exceeds the cap of " +
+    badSafetensors("header length " + std::to_string(n) + " exceeds the cap of " +
         std::to_string(kSafetensorsMaxHeaderBytes));
   if (n > fileSize - 8)
-    bad("truncated header (length " + std::to_string(n) + ", file has " + std::to_string(fileSize - 8) +
+    badSafetensors("truncated header (length " + std::to_string(n) + ", file has " + std::to_string(fileSize - 8) +
         " bytes after the length)");
   return n;
 }
@@ -140,20 +140,20 @@ uint64_t headerLength(std::span<const std::byte> bytes, uint64_t fileSize) {
 
 SafetensorsHeader parseSafetensorsHeader(std::span<const std::byte> bytes, uint64_t fileSize) {
   const uint64_t n = headerLength(bytes, fileSize);
-  if (n > bytes.size() - 8) bad("the header is cut short (" + std::to_string(bytes.size()) + " bytes given)");
+  if (n > bytes.size() - 8) badSafetensors("the header is cut short (" + std::to_string(bytes.size()) + " bytes given)");
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + 8, n);
-  if (text.empty() || text.front() != '{') bad("header does not start with '{'");
+  if (text.empty() || text.front() != '{') badSafetensors("header does not start with '{'");
   const nlohmann::json header = parseUniqueKeys(text);
-  if (!header.is_object()) bad("header is not a JSON object");
+  if (!header.is_object()) badSafetensors("header is not a JSON object");
 
   SafetensorsHeader file;
   file.dataStart = 8 + n;
   std::vector<Entry>& entries = file.entries;
   for (const auto& [key, value] : header.items()) {
     if (key == "__metadata__") {
-      if (!value.is_object()) bad("__metadata__ must be an object of strings");
+      if (!value.is_object()) badSafetensors("__metadata__ must be an object of strings");
       for (const auto& [mk, mv] : value.items()) {
-        if (!mv.is_string()) bad("__metadata__ value '" + mk + "' is not a string");
+        if (!mv.is_string()) badSafetensors("__metadata__ value '" + mk + "' is not a string");
         file.metadata[mk] = mv.get<std::string>();
       }
       continue;
@@ -169,16 +169,16 @@ SafetensorsHeader parseSafetensorsHeader(std::span<const std::byte> bytes, uint6
   uint64_t cursor = 0;
   for (const Entry& e : entries) {
     if (e.end > bufferSize)
-      bad("tensor '" + e.name + "': data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
+      badSafetensors("tensor '" + e.name + "': data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
           "] run past the end of the " + std::to_string(bufferSize) + "-byte data buffer");
-    if (e.begin < cursor) bad("tensor '" + e.name + "' overlaps the tensor before it in the data buffer");
+    if (e.begin < cursor) badSafetensors("tensor '" + e.name + "' overlaps the tensor before it in the data buffer");
     if (e.begin > cursor)
-      bad("bytes [" + std::to_string(cursor) + ", " + std::to_string(e.begin) +
+      badSafetensors("bytes [" + std::to_string(cursor) + ", " + std::to_string(e.begin) +
           ") of the data buffer belong to no tensor");
     cursor = e.end;
   }
   if (cursor != bufferSize)
-    bad(std::to_string(bufferSize - cursor) + " trailing bytes in the data buffer belong to no tensor");
+    badSafetensors(std::to_string(bufferSize - cursor) + " trailing bytes in the data buffer belong to no tensor");
   return file;
 }
 
@@ -205,12 +205,12 @@ SafetensorsFile parseSafetensors(std::span<const std::byte> bytes) {
   const std::byte* data = bytes.data() + header.dataStart;
   for (Entry& e : header.entries) {
     if (!e.wgkDtype)
-      bad("tensor '" + e.name + "' has unsupported dtype '" + e.dtype + "' (supported: " + supportedList() + ")");
+      badSafetensors("tensor '" + e.name + "' has unsupported dtype '" + e.dtype + "' (supported: " + safetensorsDTypeList() + ")");
     std::vector<std::byte> b(data + e.begin, data + e.end);
     if (*e.wgkDtype == DType::Bool)
       for (size_t i = 0; i < b.size(); ++i)
         if (static_cast<uint8_t>(b[i]) > 1)
-          bad("tensor '" + e.name + "': BOOL element " + std::to_string(i) + " is neither 0 nor 1");
+          badSafetensors("tensor '" + e.name + "': BOOL element " + std::to_string(i) + " is neither 0 nor 1");
     file.tensors.emplace(e.name, HostTensor(*e.wgkDtype, std::move(e.shape), std::move(b)));
   }
   return file;

@@ -5,6 +5,9 @@
 #include <map>
 #include <string>
 
+#include "expr/value.h"
+#include "package/json_reader.h"
+
 namespace wgk::package::rewrite {
 
 struct Renames {
@@ -21,5 +24,12 @@ std::string renameInExpression(const std::string& source, const Renames& r);
 // The same inside the {{ }} and {% %} tags of a template (text outside tags is kept byte for
 // byte; a tag the lexer cannot read is kept as it is).
 std::string renameInTemplate(const std::string& text, const Renames& r);
+
+// An expression value as JSON (the writers' literal defaults and lengths).
+Json jsonOf(const expr::Value& v);
+
+// Error(Unsupported): `what` (at `path`, when given) has no equivalent in `dialect`, e.g.
+// "spec 2.1" or "the seeds' dialect".
+[[noreturn]] void unsupportedIn(const std::string& dialect, const std::string& what, const std::string& path);
 
 }  // namespace wgk::package::rewrite

@@ -11,20 +11,15 @@ namespace wgk::package {
 
 namespace {
 
-[[noreturn]] void unsupported(const std::string& what, const std::string& path) {
-  throw Error(ErrorCode::Unsupported,
-              what + (path.empty() ? "" : " (at " + path + ")") + " has no equivalent in the seeds' dialect");
-}
-
-Json fromValue(const expr::Value& v) {
-  return Json::parse(v.toJson().dump());
+[[noreturn]] void noSeedsEquivalent(const std::string& what, const std::string& path) {
+  rewrite::unsupportedIn("the seeds' dialect", what, path);
 }
 
 // The seeds read a JSON string as one expression and anything else as a literal: a deep value
 // (a list or object holding expressions) has no spelling there.
 Json seedsValue(const ExprOrValue& v, const std::string& what) {
   if (v.isExpression()) return Json(v.text());
-  if (v.isStructured()) unsupported(what + " (a list or object of expressions)", v.path());
+  if (v.isStructured()) noSeedsEquivalent(what + " (a list or object of expressions)", v.path());
   const Json j = v.toJson();
   if (j.is_string()) return Json(Json(j.get<std::string>()).dump());
   return j;
@@ -47,24 +42,24 @@ std::optional<std::string> shorthandCount(const Dispatch& d) {
   return count;
 }
 
-struct Writer {
+struct SeedsWriter {
   const Manifest& m;
   Json sets = Json::object();
 
   void check(const Manifest& mm) {
     for (const auto& a : mm.args)
-      unsupported("scalar arg '" + a.name + "' (spec 2.1 args)", "/args/" + a.name);
+      noSeedsEquivalent("scalar arg '" + a.name + "' (spec 2.1 args)", "/args/" + a.name);
     for (const auto& a : mm.attributes)
       if (!a.defaultValue)
-        unsupported("attribute '" + a.name + "' without a default", "/attributes/" + a.name);
+        noSeedsEquivalent("attribute '" + a.name + "' without a default", "/attributes/" + a.name);
     for (const auto& [n, c] : mm.attributeConstraints)
-      if (c.required) unsupported("attributeConstraints." + n + ".required", "");
-    for (const auto& tv : mm.freeTypeVars) unsupported("unconstrained type variable '" + tv + "'", "");
+      if (c.required) noSeedsEquivalent("attributeConstraints." + n + ".required", "");
+    for (const auto& tv : mm.freeTypeVars) noSeedsEquivalent("unconstrained type variable '" + tv + "'", "");
     for (const auto& p : mm.ports) {
-      if (p.direction == PortDirection::InOut) unsupported("in/out tensor '" + p.name + "'", p.path);
+      if (p.direction == PortDirection::InOut) noSeedsEquivalent("in/out tensor '" + p.name + "'", p.path);
       if (p.storage || p.packed || p.narrowing != Narrowing::None)
-        unsupported("storage/layout/narrowing of tensor '" + p.name + "'", p.path);
-      if (p.isOutput() && !p.shape) unsupported("output '" + p.name + "' without a shape", p.path);
+        noSeedsEquivalent("storage/layout/narrowing of tensor '" + p.name + "'", p.path);
+      if (p.isOutput() && !p.shape) noSeedsEquivalent("output '" + p.name + "' without a shape", p.path);
     }
   }
 
@@ -76,9 +71,9 @@ struct Writer {
       Json fields = Json::array();
       for (const auto& f : b.uniform->fields) {
         if (!f.value)
-          unsupported("uniform field '" + f.name + "' without a value (filled from an arg)", b.path);
+          noSeedsEquivalent("uniform field '" + f.name + "' without a value (filled from an arg)", b.path);
         if (f.internal || f.defaultValue)
-          unsupported("uniform field '" + f.name + "' internal/default", b.path);
+          noSeedsEquivalent("uniform field '" + f.name + "' internal/default", b.path);
         fields.push_back(
             {{"name", f.name}, {"type", f.type}, {"value", seedsValue(*f.value, "a uniform value")}});
       }
@@ -147,7 +142,7 @@ struct Writer {
     }
     if (d.y) {
       auto* y = d.y->literalValue();
-      if (!y || !y->isNumber() || y->asNumber() != 1) unsupported("an explicit dispatch y", path);
+      if (!y || !y->isNumber() || y->asNumber() != 1) noSeedsEquivalent("an explicit dispatch y", path);
     }
     Json j = {{"workgroups", seedsValue(*d.x, "dispatch")}};
     if (d.z) j["z"] = seedsValue(*d.z, "dispatch");
@@ -155,9 +150,9 @@ struct Writer {
   }
 
   Json pass(const PassSpec& p, const VariantSpec& v) {
-    if (!p.viewAlias.empty()) unsupported("viewAlias", p.path);
-    if (p.submitAfter) unsupported("submitAfter", p.path);
-    if (!p.profile.empty()) unsupported("a pass profile", p.path);
+    if (!p.viewAlias.empty()) noSeedsEquivalent("viewAlias", p.path);
+    if (p.submitAfter) noSeedsEquivalent("submitAfter", p.path);
+    if (!p.profile.empty()) noSeedsEquivalent("a pass profile", p.path);
     Json j = {{"id", p.id}};
     if (!p.name.empty()) j["name"] = p.name;
     Json derive = Json::object();
@@ -182,11 +177,11 @@ struct Writer {
   }
 
   Json variant(const VariantSpec& v) {
-    if (!v.tunables.empty()) unsupported("variant tunables", v.path);
-    if (!v.supersededBy.empty()) unsupported("supersededBy", v.path);
+    if (!v.tunables.empty()) noSeedsEquivalent("variant tunables", v.path);
+    if (!v.supersededBy.empty()) noSeedsEquivalent("supersededBy", v.path);
     if (!v.requirements.limits.empty() || v.requirements.subgroupMinSize ||
         !v.requirements.subgroupMatrixConfigs.empty())
-      unsupported("requires limits / subgroupMinSize / subgroupMatrixConfigs", v.path);
+      noSeedsEquivalent("requires limits / subgroupMinSize / subgroupMatrixConfigs", v.path);
     Json j = {{"id", v.id}};
     if (!v.description.empty()) j["description"] = v.description;
     j["priority"] = v.priority;
@@ -217,7 +212,7 @@ struct Writer {
     if (!v.intermediates.empty()) {
       Json inter = Json::array();
       for (const auto& i : v.intermediates) {
-        if (i.zeroInit) unsupported("zeroInit of intermediate '" + i.id + "'", i.path);
+        if (i.zeroInit) noSeedsEquivalent("zeroInit of intermediate '" + i.id + "'", i.path);
         inter.push_back(
             {{"id", i.id}, {"dtype", i.dtype}, {"shape", seedsValue(i.shape, "an intermediate shape")}});
       }
@@ -225,7 +220,7 @@ struct Writer {
     }
     Json passes = Json::array();
     for (const auto& n : v.passes) {
-      if (n.isGroup) unsupported("repeat group '" + n.groupId + "'", v.path);
+      if (n.isGroup) noSeedsEquivalent("repeat group '" + n.groupId + "'", v.path);
       passes.push_back(pass(n.pass, v));
     }
     j["passes"] = passes;
@@ -257,7 +252,7 @@ struct Writer {
     if (!m.attributes.empty()) {
       Json attrs = Json::object(), descriptions = Json::object();
       for (const auto& a : m.attributes) {
-        attrs[a.name] = fromValue(*a.defaultValue);
+        attrs[a.name] = rewrite::jsonOf(*a.defaultValue);
         if (!a.description.empty()) descriptions[a.name] = a.description;
       }
       out["attributes"] = attrs;
@@ -268,7 +263,7 @@ struct Writer {
       Json e = Json::object();
       if (!c.values.empty()) {
         Json vals = Json::array();
-        for (const auto& v : c.values) vals.push_back(fromValue(v));
+        for (const auto& v : c.values) vals.push_back(rewrite::jsonOf(v));
         e["values"] = vals;
       }
       if (c.min) e["min"] = *c.min;
@@ -280,7 +275,7 @@ struct Writer {
     out["args"] = args;
     if (!m.tunables.empty()) {
       Json t = Json::object();
-      for (const auto& tu : m.tunables) t[tu.name] = fromValue(tu.value);
+      for (const auto& tu : m.tunables) t[tu.name] = rewrite::jsonOf(tu.value);
       out["tunables"] = t;
     }
     if (!m.derive.empty()) {
@@ -302,7 +297,7 @@ struct Writer {
 Json writeSeedsManifest(const Manifest& m) {
   return withContext("while writing " + m.id() + " in the seeds' dialect", [&] {
     if (m.dialect == Dialect::Seeds) return m.source;
-    Writer w{m};
+    SeedsWriter w{m};
     return w.write();
   });
 }

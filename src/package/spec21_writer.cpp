@@ -14,13 +14,8 @@ namespace {
 
 using rewrite::Renames;
 
-[[noreturn]] void unsupported(const std::string& what, const std::string& path) {
-  throw Error(ErrorCode::Unsupported,
-              what + (path.empty() ? "" : " (at " + path + ")") + " has no spec 2.1 equivalent");
-}
-
-Json fromValue(const expr::Value& v) {
-  return Json::parse(v.toJson().dump());
+[[noreturn]] void noSpec21Equivalent(const std::string& what, const std::string& path) {
+  rewrite::unsupportedIn("spec 2.1", what, path);
 }
 
 // A literal's strings are expressions in 2.1's deep values: write them as string literals.
@@ -100,7 +95,7 @@ Json portJson(const Manifest& m, const PortSpec& p, bool asOutput, const Renames
       const bool shared = std::any_of(m.ports.begin(), m.ports.end(),
                                       [&](const PortSpec& o) { return &o != &p && o.dtype == p.dtype; });
       if (shared && !p.dtype.empty())
-        unsupported(
+        noSpec21Equivalent(
             "tensor '" + p.name + "' fixing dtype " + fixed + " while sharing type variable " + p.dtype,
             p.path);
       dtype = fixed;
@@ -120,13 +115,13 @@ Json portJson(const Manifest& m, const PortSpec& p, bool asOutput, const Renames
 
 // A length as 2.1 writes it: a positive integer or "$derivedName".
 Json lengthJson(const ExprOrValue& len, const Renames& r, const std::string& path) {
-  if (auto* lit = len.literalValue(); lit && lit->isNumber()) return fromValue(*lit);
+  if (auto* lit = len.literalValue(); lit && lit->isNumber()) return rewrite::jsonOf(*lit);
   const std::string text = len.isExpression() ? rewrite::renameInExpression(len.text(), r) : "";
   std::string name = text.starts_with("derive.") ? text.substr(7) : text;
   if (!name.empty() &&
       std::all_of(name.begin(), name.end(), [](char c) { return std::isalnum(c) || c == '_'; }))
     return Json("$" + name);
-  unsupported("binding length `" + len.text() + "` (2.1 takes an integer or $derivedName)", path);
+  noSpec21Equivalent("binding length `" + len.text() + "` (2.1 takes an integer or $derivedName)", path);
 }
 
 Json bindingJson(const BindingSpec& b, const Renames& r) {
@@ -194,7 +189,7 @@ Json dispatchJson(const Dispatch& d, const Renames& r) {
   return j;
 }
 
-struct Writer {
+struct Spec21Writer {
   const Manifest& m;
   Renames ports;
   Handles handles;
@@ -275,7 +270,7 @@ struct Writer {
       for (const auto& c : v.demoteWhen) {
         for (const auto& n : c.referencedNames())
           if (constantNames.count(n))
-            unsupported("demoteWhen of variant '" + v.id + "' reading constant '" + n + "'", v.path);
+            noSpec21Equivalent("demoteWhen of variant '" + v.id + "' reading constant '" + n + "'", v.path);
         demote.push_back(conditionText(c, whenRenames));
       }
       j["demoteWhen"] = demote;
@@ -372,7 +367,7 @@ struct Writer {
       Json attrs = Json::object();
       for (const auto& a : m.attributes) {
         Json e = Json::object();
-        if (a.defaultValue) e["default"] = fromValue(*a.defaultValue);
+        if (a.defaultValue) e["default"] = rewrite::jsonOf(*a.defaultValue);
         if (!a.description.empty()) e["description"] = a.description;
         attrs[a.name] = e;
       }
@@ -384,14 +379,14 @@ struct Writer {
       if (c.required) e["required"] = true;
       if (!c.values.empty()) {
         Json vals = Json::array();
-        for (const auto& v : c.values) vals.push_back(fromValue(v));
+        for (const auto& v : c.values) vals.push_back(rewrite::jsonOf(v));
         e["values"] = vals;
       }
       if (!e.empty()) constraints[name] = e;
       // 2.1 has no numeric bounds: a request outside them finds no variant instead.
       const AttributeSpec* a = m.findAttribute(name);
       if ((c.min || c.max) && (!a || !a->defaultValue))
-        unsupported("attributeConstraints." + name + " min/max on an attribute without a default", "");
+        noSpec21Equivalent("attributeConstraints." + name + " min/max on an attribute without a default", "");
       if (c.min) topWhen.push_back("attrs." + name + " >= " + Json(*c.min).dump());
       if (c.max) topWhen.push_back("attrs." + name + " <= " + Json(*c.max).dump());
     }
@@ -411,7 +406,7 @@ struct Writer {
     if (!m.tunables.empty()) {
       Json t = Json::object();
       for (const auto& tu : m.tunables) {
-        Json e = {{"default", fromValue(tu.value)}};
+        Json e = {{"default", rewrite::jsonOf(tu.value)}};
         if (!tu.description.empty()) e["description"] = tu.description;
         t[tu.name] = e;
       }
@@ -434,7 +429,7 @@ struct Writer {
 Json writeSpec21Manifest(const Manifest& m) {
   return withContext("while writing " + m.id() + " in manifest spec 2.1", [&] {
     if (m.dialect == Dialect::Spec21) return m.source;  // already 2.1: the bytes as written
-    Writer w{m, {}, {}, Json::object()};
+    Spec21Writer w{m, {}, {}, Json::object()};
     return w.write();
   });
 }

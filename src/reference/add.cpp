@@ -9,7 +9,7 @@ namespace wgk::reference {
 using namespace detail;
 
 namespace {
-constexpr std::string_view kOp = "Add";
+constexpr std::string_view kAddOp = "Add";
 
 // The sum in the tensor dtype: floats rounded once (float32 by the float addition itself, float16
 // from the exact double sum of two binary16 values), integers wrapped to their logical width.
@@ -28,7 +28,7 @@ double sumIn(DType t, double x, double y) {
     case DType::Uint8:
       return static_cast<uint8_t>(static_cast<int64_t>(x) + static_cast<int64_t>(y));
     default:
-      contractError(kOp, "A must be float32, float16, int32, uint32, int8 or uint8 (got " +
+      contractError(kAddOp, "A must be float32, float16, int32, uint32, int8 or uint8 (got " +
                              std::string(dtypeName(t)) + ")");
   }
 }
@@ -37,8 +37,8 @@ double sumIn(DType t, double x, double y) {
 HostTensor add(const HostTensor& a, const HostTensor& b) {
   const DType t = a.dtype();
   sumIn(t, 0, 0);  // rejects a dtype outside T before any work
-  requireDType(kOp, "B", b, t);
-  const Shape c = broadcastShapes(kOp, a.shape(), b.shape());
+  requireDType(kAddOp, "B", b, t);
+  const Shape c = broadcastShapes(kAddOp, a.shape(), b.shape());
   const std::vector<double> xa = a.toDoubles(), xb = b.toDoubles();
   std::vector<double> out(static_cast<size_t>(numel(c)));
   walkBroadcast(c, broadcastStrides(a.shape(), c), broadcastStrides(b.shape(), c),

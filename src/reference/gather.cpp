@@ -8,7 +8,7 @@ namespace wgk::reference {
 using namespace detail;
 
 namespace {
-constexpr std::string_view kOp = "Gather";
+constexpr std::string_view kGatherOp = "Gather";
 
 // indices[j] as an exact int64 (toDoubles would round int64 values beyond 2^53).
 int64_t indexAt(const HostTensor& indices, int64_t j) {
@@ -27,16 +27,16 @@ int64_t indexAt(const HostTensor& indices, int64_t j) {
 HostTensor gather(const HostTensor& data, const HostTensor& indices, int64_t axis) {
   const DType t = data.dtype();
   if (t != DType::Float32 && t != DType::Float16 && t != DType::Int32 && t != DType::Uint32)
-    contractError(kOp,
+    contractError(kGatherOp,
                   "data must be float32, float16, int32 or uint32 (got " + std::string(dtypeName(t)) + ")");
   if (indices.dtype() != DType::Int32 && indices.dtype() != DType::Int64)
-    contractError(kOp,
+    contractError(kGatherOp,
                   "indices must be int32 or int64 (got " + std::string(dtypeName(indices.dtype())) + ")");
   const Shape& s = data.shape();
   const int64_t rank = static_cast<int64_t>(s.size());
-  if (rank == 0) contractError(kOp, "data must have rank >= 1 (got a scalar)");
+  if (rank == 0) contractError(kGatherOp, "data must have rank >= 1 (got a scalar)");
   if (axis < -rank || axis >= rank)
-    contractError(kOp, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank) +
+    contractError(kGatherOp, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank) +
                            " (allowed [" + std::to_string(-rank) + ", " + std::to_string(rank - 1) + "])");
   const size_t a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
   const int64_t n = s[a];

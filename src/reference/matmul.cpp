@@ -8,7 +8,7 @@ namespace wgk::reference {
 using namespace detail;
 
 namespace {
-constexpr std::string_view kOp = "MatMul";
+constexpr std::string_view kMatMulOp = "MatMul";
 
 // numpy.matmul's shapes: a 1-D A is [1, K] and a 1-D B is [K, 1] for the product, and the
 // prepended/appended 1 is removed from the result; the batch dimensions (all but the last two)
@@ -22,7 +22,7 @@ struct Geometry {
 
 Geometry geometry(const Shape& a, const Shape& b) {
   if (a.empty() || b.empty())
-    contractError(kOp, "A and B must have rank >= 1 (got " + shapeText(a) + " and " + shapeText(b) + ")");
+    contractError(kMatMulOp, "A and B must have rank >= 1 (got " + shapeText(a) + " and " + shapeText(b) + ")");
   Geometry g;
   const Shape a2 = a.size() == 1 ? Shape{1, a[0]} : a;
   const Shape b2 = b.size() == 1 ? Shape{b[0], 1} : b;
@@ -30,7 +30,7 @@ Geometry geometry(const Shape& a, const Shape& b) {
   g.K = a2.back();
   g.N = b2.back();
   if (b2[b2.size() - 2] != g.K)
-    contractError(kOp, "A " + shapeText(a) + " and B " + shapeText(b) + " do not agree on K (" +
+    contractError(kMatMulOp, "A " + shapeText(a) + " and B " + shapeText(b) + " do not agree on K (" +
                            std::to_string(g.K) + " vs " + std::to_string(b2[b2.size() - 2]) + ")");
   const Shape ab(a2.begin(), a2.end() - 2), bb(b2.begin(), b2.end() - 2);
   const size_t rank = std::max(ab.size(), bb.size());
@@ -42,7 +42,7 @@ Geometry geometry(const Shape& a, const Shape& b) {
     if (i >= rank - bb.size()) g.bBatch[i] = bb[i - (rank - bb.size())];
     const int64_t da = g.aBatch[i], db = g.bBatch[i];
     if (da != db && da != 1 && db != 1)
-      contractError(kOp, "the batch dimensions of A " + shapeText(a) + " and B " + shapeText(b) +
+      contractError(kMatMulOp, "the batch dimensions of A " + shapeText(a) + " and B " + shapeText(b) +
                              " do not broadcast (" + std::to_string(da) + " vs " + std::to_string(db) + ")");
     g.batch[i] = da == 1 ? db : da;
   }
@@ -76,8 +76,8 @@ std::vector<uint32_t> wordsOf(const HostTensor& t) {
 HostTensor matmul(const HostTensor& a, const HostTensor& b) {
   const DType t = a.dtype();
   if (t != DType::Float32 && t != DType::Float16 && t != DType::Int32 && t != DType::Uint32)
-    contractError(kOp, "A must be float32, float16, int32 or uint32 (got " + std::string(dtypeName(t)) + ")");
-  requireDType(kOp, "B", b, t);
+    contractError(kMatMulOp, "A must be float32, float16, int32 or uint32 (got " + std::string(dtypeName(t)) + ")");
+  requireDType(kMatMulOp, "B", b, t);
   const Geometry g = geometry(a.shape(), b.shape());
   const int64_t batches = numel(g.batch), M = g.M, K = g.K, N = g.N;
   const int64_t outElems = batches * M * N;

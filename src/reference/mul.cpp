@@ -9,7 +9,7 @@ namespace wgk::reference {
 using namespace detail;
 
 namespace {
-constexpr std::string_view kOp = "Mul";
+constexpr std::string_view kMulOp = "Mul";
 
 // The product in the tensor dtype. float32: the float multiplication itself (IEEE, correctly
 // rounded, inf and NaN included). float16: the product of two binary16 values is exact in double
@@ -31,7 +31,7 @@ double productIn(DType t, double x, double y) {
     case DType::Uint8:
       return static_cast<uint8_t>(static_cast<int64_t>(x) * static_cast<int64_t>(y));
     default:
-      contractError(kOp, "A must be float32, float16, int32, uint32, int8 or uint8 (got " +
+      contractError(kMulOp, "A must be float32, float16, int32, uint32, int8 or uint8 (got " +
                              std::string(dtypeName(t)) + ")");
   }
 }
@@ -40,8 +40,8 @@ double productIn(DType t, double x, double y) {
 HostTensor mul(const HostTensor& a, const HostTensor& b) {
   const DType t = a.dtype();
   productIn(t, 0, 0);  // rejects a dtype outside T before any work
-  requireDType(kOp, "B", b, t);
-  const Shape c = broadcastShapes(kOp, a.shape(), b.shape());
+  requireDType(kMulOp, "B", b, t);
+  const Shape c = broadcastShapes(kMulOp, a.shape(), b.shape());
   const std::vector<double> xa = a.toDoubles(), xb = b.toDoubles();
   std::vector<double> out(static_cast<size_t>(numel(c)));
   walkBroadcast(c, broadcastStrides(a.shape(), c), broadcastStrides(b.shape(), c),

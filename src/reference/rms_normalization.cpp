@@ -6,7 +6,7 @@
 namespace wgk::reference {
 using namespace detail;
 namespace {
-constexpr std::string_view kOp = "RMSNormalization";
+constexpr std::string_view kRMSNormalizationOp = "RMSNormalization";
 
 // For each element of X (C order), the index of the scale element it uses under numpy broadcasting.
 std::vector<size_t> broadcastIndex(const Shape& xs, const Shape& ss) {
@@ -66,26 +66,26 @@ using StashSum = float (*)(const std::vector<float>&);
 
 HostTensor compute(const HostTensor& x, const HostTensor& scale, int64_t axis, double epsilon,
                    int64_t stashType, StashSum stashSum) {
-  requireFloat(kOp, "X", x);
-  requireFloat(kOp, "scale", scale);
+  requireFloat(kRMSNormalizationOp, "X", x);
+  requireFloat(kRMSNormalizationOp, "scale", scale);
   const Shape& xs = x.shape();
   const Shape& ss = scale.shape();
   const int64_t r = static_cast<int64_t>(xs.size());
-  if (r < 1) contractError(kOp, "X must have rank >= 1 (got a scalar)");
+  if (r < 1) contractError(kRMSNormalizationOp, "X must have rank >= 1 (got a scalar)");
   if (axis < -r || axis >= r)
-    contractError(kOp, "axis " + std::to_string(axis) + " is out of range for X of rank " +
+    contractError(kRMSNormalizationOp, "axis " + std::to_string(axis) + " is out of range for X of rank " +
                            std::to_string(r) + " (allowed: " + std::to_string(-r) + " .. " +
                            std::to_string(r - 1) + ")");
   if (stashType != 1 && stashType != 10)
-    contractError(kOp, "stash_type " + std::to_string(stashType) + " is not supported (allowed: 1, 10)");
-  if (!(epsilon >= 0)) contractError(kOp, "epsilon must be >= 0 (got " + std::to_string(epsilon) + ")");
+    contractError(kRMSNormalizationOp, "stash_type " + std::to_string(stashType) + " is not supported (allowed: 1, 10)");
+  if (!(epsilon >= 0)) contractError(kRMSNormalizationOp, "epsilon must be >= 0 (got " + std::to_string(epsilon) + ")");
   bool broadcastOk = ss.size() <= xs.size();
   for (size_t j = 0; broadcastOk && j < ss.size(); ++j) {
     const int64_t s = ss[ss.size() - 1 - j], d = xs[xs.size() - 1 - j];
     broadcastOk = s == d || s == 1;
   }
   if (!broadcastOk)
-    contractError(kOp, "scale shape " + shapeText(ss) + " does not broadcast unidirectionally to X shape " +
+    contractError(kRMSNormalizationOp, "scale shape " + shapeText(ss) + " does not broadcast unidirectionally to X shape " +
                            shapeText(xs));
 
   const size_t a = static_cast<size_t>(axis < 0 ? axis + r : axis);

@@ -9,7 +9,7 @@ namespace wgk::reference {
 using namespace detail;
 
 namespace {
-constexpr std::string_view kOp = "Softmax";
+constexpr std::string_view kSoftmaxOp = "Softmax";
 
 // One softmax row of n elements a stride apart, from in to out (doubles of the tensor's values).
 // exp(x - max) / sum(exp(x - max)) in double, rounded once to the dtype by the caller. A row with
@@ -36,12 +36,12 @@ void softmaxRow(const double* in, double* out, int64_t n, int64_t stride) {
 
 HostTensor softmax(const HostTensor& x, int64_t axis) {
   const DType t = x.dtype();
-  requireFloat(kOp, "input", x);
+  requireFloat(kSoftmaxOp, "input", x);
   const Shape& s = x.shape();
   const int64_t rank = static_cast<int64_t>(s.size());
-  if (rank == 0) contractError(kOp, "input must have rank >= 1 (got a scalar)");
+  if (rank == 0) contractError(kSoftmaxOp, "input must have rank >= 1 (got a scalar)");
   if (axis < -rank || axis >= rank)
-    contractError(kOp, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank) +
+    contractError(kSoftmaxOp, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank) +
                            " (allowed [" + std::to_string(-rank) + ", " + std::to_string(rank - 1) + "])");
   const size_t a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
   int64_t outer = 1, inner = 1;

@@ -9,7 +9,7 @@ namespace wgk::reference {
 using namespace detail;
 
 namespace {
-constexpr std::string_view kOp = "Transpose";
+constexpr std::string_view kTransposeOp = "Transpose";
 
 std::string listText(const std::vector<int64_t>& v) {
   std::string s = "[";
@@ -21,7 +21,7 @@ std::string listText(const std::vector<int64_t>& v) {
 std::vector<size_t> checkedPerm(const std::vector<int64_t>& perm, const Shape& s) {
   const size_t rank = s.size();
   const auto fail = [&](const std::string& why) {
-    contractError(kOp, "perm " + listText(perm) + " is not a permutation of the " + std::to_string(rank) +
+    contractError(kTransposeOp, "perm " + listText(perm) + " is not a permutation of the " + std::to_string(rank) +
                            " axes of " + shapeText(s) + ": " + why);
   };
   if (perm.size() != rank) fail("it has " + std::to_string(perm.size()) + " entries");

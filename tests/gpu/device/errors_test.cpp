@@ -10,9 +10,6 @@
 namespace wgk::gpu::test {
 namespace {
 
-constexpr auto RO = BindingKind::ReadOnlyStorage;
-constexpr auto RW = BindingKind::Storage;
-constexpr auto kInOut = BufferUsage::Storage | BufferUsage::CopyDst | BufferUsage::CopySrc;
 
 template <class Fn>
 Error expectError(ErrorCode code, Fn fn) {

@@ -10,10 +10,6 @@
 namespace wgk::gpu::test {
 namespace {
 
-constexpr auto RO = BindingKind::ReadOnlyStorage;
-constexpr auto RW = BindingKind::Storage;
-constexpr auto UNI = BindingKind::Uniform;
-constexpr auto kInOut = BufferUsage::Storage | BufferUsage::CopyDst | BufferUsage::CopySrc;
 
 TEST(Kernels, F16ArithmeticIsBitExact) {
   // y = (x * s) + b in f16: each operation rounds to binary16, or (WGSL allows it; NVIDIA does) the

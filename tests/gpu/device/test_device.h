@@ -9,6 +9,12 @@
 
 namespace wgk::gpu::test {
 
+// Shorthands the device suites share.
+inline constexpr auto RO = BindingKind::ReadOnlyStorage;
+inline constexpr auto RW = BindingKind::Storage;
+inline constexpr auto UNI = BindingKind::Uniform;
+inline constexpr auto kInOut = BufferUsage::Storage | BufferUsage::CopyDst | BufferUsage::CopySrc;
+
 inline Device& sharedDevice() {
   static Device device = Device::create();
   return device;
