@@ -122,11 +122,31 @@ struct CallOptions {
   bool timestamps = false;                   // measure GPU time with timestamp queries (waits)
 };
 
+// One pass of a call timed with timestamps (CallTimings::passes).
+struct PassTiming {
+  std::string id;        // the plan's pass id: "block_stats", or "<group>[<i>].<pass>" in a repeat group
+  double gpuUs = 0;      // GPU time of the pass's own compute pass (begin to end timestamp)
+  bool skipped = false;  // not dispatched (zero workgroups, or an in-place view aliased away): gpuUs 0
+};
+
+// Where a call's time went. With CallOptions::timestamps each pass runs in a compute pass of its
+// own between two timestamp queries; `passes` lists every pass of the plan in plan order (skipped
+// ones too) and gpuUs is their sum, so a multi-pass kernel's time splits by pass:
+//
+//   CallOptions o;
+//   o.timestamps = true;
+//   CallResult r = softmax.call(inputs, o);        // longrow_split: 3 passes
+//   for (const PassTiming& p : r.timings.passes)   // block_stats, row_stats, normalize
+//     std::printf("%s %.1f us (%.0f%%)\n", p.id.c_str(), p.gpuUs, 100 * p.gpuUs / r.timings.gpuUs);
+//
+// Without timestamps gpuUs is -1 and passes is empty. gpuUs is not the span from the first pass's
+// start to the last one's end: the gaps between passes are in no pass's time.
 struct CallTimings {
-  double uploadUs = 0;    // host -> device copies
-  double gpuUs = -1;      // sum of pass durations from timestamps; -1 when not measured
-  double readbackUs = 0;  // device -> host copies (includes waiting for the GPU)
-  double totalUs = 0;     // the whole call, wall clock
+  double uploadUs = 0;             // host -> device copies
+  double gpuUs = -1;               // sum of the passes' GPU times from timestamps; -1 when not measured
+  double readbackUs = 0;           // device -> host copies (includes waiting for the GPU)
+  double totalUs = 0;              // the whole call, wall clock
+  std::vector<PassTiming> passes;  // per pass, filled exactly when gpuUs is (their sum is gpuUs)
 };
 
 struct CallResult {

@@ -116,6 +116,7 @@ struct PyCallResult {
   py::dict outputs;
   std::string variant, selectedBy;
   py::dict timings;
+  py::list passes;  // CallTimings::passes as dicts: id, gpu_us, skipped
 };
 
 PyCallResult call(PyKernel& k, py::object inputs, py::object attrs, py::object args, py::object variant,
@@ -138,6 +139,13 @@ PyCallResult call(PyKernel& k, py::object inputs, py::object attrs, py::object a
       r.timings.gpuUs < 0 ? py::object(py::none()) : py::object(py::float_(r.timings.gpuUs));
   out.timings["readback_us"] = r.timings.readbackUs;
   out.timings["total_us"] = r.timings.totalUs;
+  for (const PassTiming& p : r.timings.passes) {
+    py::dict d;
+    d["id"] = p.id;
+    d["gpu_us"] = p.gpuUs;
+    d["skipped"] = p.skipped;
+    out.passes.append(std::move(d));
+  }
   return out;
 }
 
@@ -274,6 +282,15 @@ static void bindCallResult(py::module_& m) {
       .def_readonly("timings", &PyCallResult::timings,
                     "timings: Dict[str, Optional[float]]\n\n"
                     "upload_us, gpu_us (timestamps=True, else None), readback_us, total_us.")
+      .def_readonly(
+          "passes", &PyCallResult::passes,
+          "passes: List[Dict[str, Any]]\n\n"
+          "With timestamps=True, every pass of the plan in order: \"id\" (the plan's pass id),\n"
+          "\"gpu_us\" (its GPU time; they sum to timings[\"gpu_us\"]) and \"skipped\" (not\n"
+          "dispatched: 0 us). Empty without timestamps.\n\n"
+          "Example:\n"
+          "    >>> r = softmax.call(x=np.ones((2, 65536), np.float32), timestamps=True)\n"
+          "    >>> [(p[\"id\"], p[\"gpu_us\"]) for p in r.passes]   # block_stats, row_stats, normalize")
       .def("__repr__", [](const PyCallResult& r) {
         return "wgk.CallResult(variant='" + r.variant +
                "', outputs=" + std::string(py::repr(r.outputs.attr("keys")())) + ")";

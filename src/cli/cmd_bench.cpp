@@ -1,12 +1,12 @@
 // wgk bench PACKAGE... [--case NAME] [--tag TAG | --smoke] [--variant ID | --all-variants] [--repeat N]
 //   [--warmup N] [--warmup-ms MS] [--spin-up-ms MS] [--overhead-calls N] [--no-cold] [--no-fma-roofline]
-//   [--tuning FILE] [--out FILE [--append]] [--json] [hub options]
+//   [--passes] [--tuning FILE] [--out FILE [--append]] [--json] [hub options]
 // Runs bench.json cases on the local device (src/harness/bench_runner.h): GPU time (median, min),
 // GB/s of the minimum bytes moved, the ratio to a copy kernel on the same bytes in the same run,
 // host overhead per call and the cold first call; for compute-bound cases that declare flops, TFLOPS
 // and the share of the FMA / matrix peak measured in the same run. A table on stdout (stderr with
 // --json), progress on stderr; --out FILE writes the evidence file (docs/formats.md), --json prints
-// it on stdout.
+// it on stdout. Each measurement carries its per-pass GPU times; --passes prints them in the table.
 // Every package, case and variant name is checked before anything is measured. A case the device
 // cannot run (a binding limit) is reported as skipped with the reason. Exit 1 when any case failed.
 #include <algorithm>
@@ -86,6 +86,23 @@ void printRow(std::FILE* out, const Widths& w, const harness::BenchMeasurement& 
   std::fflush(out);
 }
 
+// --passes: under a measured row, one line per pass of the call: its id, the median of its GPU us
+// over the repeats and its share of the sum of the pass medians (a skipped pass: "skipped").
+void printPasses(std::FILE* out, const harness::BenchMeasurement& m) {
+  if (!m.skipped.empty() || !m.error.empty()) return;
+  double sum = 0;
+  size_t idW = 4;
+  for (const auto& p : m.passes) sum += p.gpuUsMedian, idW = std::max(idW, p.id.size());
+  for (const auto& p : m.passes) {
+    if (p.skipped)
+      std::fprintf(out, "    %-*s %10s\n", static_cast<int>(idW), p.id.c_str(), "skipped");
+    else
+      std::fprintf(out, "    %-*s %10.2f us %6.1f%%\n", static_cast<int>(idW), p.id.c_str(), p.gpuUsMedian,
+                   sum > 0 ? 100 * p.gpuUsMedian / sum : 0.0);
+  }
+  std::fflush(out);
+}
+
 // --append: the earlier file must be evidence from the same device; packages, roofline rows and
 // measurements are concatenated. The FMA rooflines of the earlier file stay (each measurement
 // carries the peaks it was compared with); a file without them takes this run's.
@@ -122,7 +139,7 @@ void addBenchCommand(CLI::App& app) {
     std::vector<std::string> packages;
     harness::BenchSelection sel;
     std::string out, tuning;
-    bool append = false, noCold = false, smoke = false, json = false, noFma = false;
+    bool append = false, noCold = false, smoke = false, json = false, noFma = false, passes = false;
     HubCliOptions hub;
   };
   auto s = std::make_shared<State>();
@@ -153,6 +170,9 @@ void addBenchCommand(CLI::App& app) {
   cmd->add_flag("--no-cold", s->noCold, "skip the cold first-call measurement");
   cmd->add_flag("--no-fma-roofline", s->noFma,
                 "skip the FMA / matrix rooflines (cases with flops get TFLOPS, no share of a peak)");
+  cmd->add_flag(
+      "--passes", s->passes,
+      "under each row, one line per pass: median GPU us and share of the call (docs/benchmarks.md)");
   cmd->add_option("--tuning", s->tuning, "tuning table from wgk tune (default: WGK_TUNING)");
   auto* out =
       cmd->add_option("--out", s->out, "write the evidence file (docs/formats.md)")->check(notAnOption);
@@ -196,6 +216,7 @@ void addBenchCommand(CLI::App& app) {
         if (!m.error.empty()) failed = true;
         progress.clear();
         printRow(table, w, m);
+        if (s->passes) printPasses(table, m);
       };
       hooks.onFmaRoofline = [&](const harness::FmaMeasurement& f) {
         progress.clear();

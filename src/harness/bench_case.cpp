@@ -72,7 +72,8 @@ CaseTiming caseTiming(const BenchSelection& sel, const package::BenchFile& file)
 }
 
 std::vector<double> timeCalls(Runtime& rt, Kernel& kernel, const CaseBuffers& buf, CallOptions options,
-                              const Tunables& tunables, const CaseTiming& timing, CallResult* last) {
+                              const Tunables& tunables, const CaseTiming& timing, CallResult* last,
+                              std::vector<std::vector<PassTiming>>* passes) {
   using Clock = std::chrono::steady_clock;
   const auto refs = buf.refs();
   options.timestamps = false;  // no wait per call: the warm-up calls queue back to back
@@ -91,9 +92,25 @@ std::vector<double> timeCalls(Runtime& rt, Kernel& kernel, const CaseBuffers& bu
     if (r.timings.gpuUs < 0)
       throw Error(ErrorCode::Unsupported, "the call returned no GPU time (timestamp-query?)");
     us.push_back(r.timings.gpuUs);
+    if (passes) passes->push_back(r.timings.passes);
     if (last) *last = std::move(r);
   }
   return us;
+}
+
+std::vector<BenchPass> passMedians(const std::vector<std::vector<PassTiming>>& repeats) {
+  std::vector<BenchPass> out;
+  if (repeats.empty()) return out;
+  const std::vector<PassTiming>& first = repeats.front();
+  for (size_t k = 0; k < first.size(); ++k) {
+    std::vector<double> us;
+    for (const auto& r : repeats) {
+      if (r.size() != first.size() || r[k].id != first[k].id) return {};
+      us.push_back(r[k].gpuUs);
+    }
+    out.push_back({first[k].id, medianOf(us), first[k].skipped});
+  }
+  return out;
 }
 
 }  // namespace wgk::harness

@@ -45,9 +45,14 @@ CaseTiming caseTiming(const BenchSelection& sel, const package::BenchFile& file)
 // Times calls with `options` (and tunable overrides): untimed calls queued back to back until both
 // timing.warmup calls and timing.warmupMs of wall time have passed (so the GPU runs at working
 // clocks), then timing.repeat calls with timestamps. Returns each repeat's GPU us; *last gets the
-// last timed call's result.
+// last timed call's result, *passes (when given) each repeat's CallTimings::passes.
 std::vector<double> timeCalls(Runtime& rt, Kernel& kernel, const CaseBuffers& buf, CallOptions options,
-                              const Tunables& tunables, const CaseTiming& timing, CallResult* last);
+                              const Tunables& tunables, const CaseTiming& timing, CallResult* last,
+                              std::vector<std::vector<PassTiming>>* passes = nullptr);
+
+// Per pass, the median over the repeats of its GPU us (BenchMeasurement::passes): the passes of
+// the first repeat, in plan order; empty when the repeats do not list the same pass ids.
+std::vector<BenchPass> passMedians(const std::vector<std::vector<PassTiming>>& repeats);
 
 // Calls between two waits when calls are queued without timestamps: the queue would otherwise grow
 // without bound.

@@ -78,6 +78,14 @@ nlohmann::json BenchMeasurement::toJson() const {
   }
   j["gpuUsMedian"] = finiteOrNull(gpuUsMedian);
   j["gpuUsMin"] = finiteOrNull(gpuUsMin);
+  if (!passes.empty()) {
+    j["passes"] = nlohmann::json::array();
+    for (const BenchPass& p : passes) {
+      nlohmann::json e = {{"id", p.id}, {"gpuUsMedian", finiteOrNull(p.gpuUsMedian)}};
+      if (p.skipped) e["skipped"] = true;
+      j["passes"].push_back(std::move(e));
+    }
+  }
   j["gbps"] = finiteOrNull(gbps);
   j["rooflineRatio"] = finiteOrNull(rooflineRatio);
   j["copyGbps"] = finiteOrNull(copyGbps);
@@ -205,11 +213,13 @@ void measureVariant(Runtime& rt, Kernel& kernel, const package::BenchCase& c, co
   }
 
   CallResult last;
-  const std::vector<double> us = timeCalls(rt, kernel, buf, o, {}, timing, &last);
+  std::vector<std::vector<PassTiming>> passes;
+  const std::vector<double> us = timeCalls(rt, kernel, buf, o, {}, timing, &last, &passes);
   m.variant = last.variant;
   m.selectedBy = last.selectedBy;
   m.gpuUsMedian = medianOf(us);
   m.gpuUsMin = minOf(us);
+  m.passes = passMedians(passes);
   m.gbps = gbpsOf(m.bytes, m.gpuUsMedian);
   m.rooflineRatio = m.copyGbps > 0 ? m.gbps / m.copyGbps : 0;
 

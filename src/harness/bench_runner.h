@@ -46,12 +46,22 @@ struct BenchSelection {
   bool fmaRoofline = true;
 };
 
+// One pass of a measured call (evidence "passes"): the median over the timed repeats of its GPU us
+// (CallTimings::passes); a skipped pass (not dispatched) has 0.
+struct BenchPass {
+  std::string id;  // the plan's pass id ("block_stats", "group[3].pass")
+  double gpuUsMedian = 0;
+  bool skipped = false;
+};
+
 struct BenchMeasurement {
   std::string package, caseName, variant, selectedBy;
   std::vector<std::string> tags;
   bool isDefault = false;  // the variant the runtime picks for this case unforced (priority or tuning)
   uint64_t bytes = 0;
   double gpuUsMedian = 0, gpuUsMin = 0, gbps = 0;
+  // Per pass in plan order; each is a median of its own, so their sum need not equal gpuUsMedian.
+  std::vector<BenchPass> passes;
   double copyGbps = 0, rooflineRatio = 0;
   double coldMs = -1;        // -1: not measured
   double wallUsMedian = -1;  // -1: not measured

@@ -67,6 +67,9 @@ CellChart deviceChart(const CaseRow& row, const std::vector<Cell>& cells, Unit u
     fmaPeak = std::max(fmaPeak, c.fmaPeak);
     matrixPeak = std::max(matrixPeak, c.matrixPeak);
     ch.bars.push_back(unit == Unit::Tflops ? computeBar(c) : memoryBar(c, unit));
+    if (c.multiPass())
+      ch.notes += "<div class=\"meta passes\">" +
+                  htmlEscape(c.variant + " passes: " + passSplitText(c, " \xC2\xB7 ")) + "</div>";
   }
   if (unit == Unit::Tflops) {
     ch.roof = std::max(fmaPeak, matrixPeak);
@@ -248,13 +251,16 @@ std::string swatch(const char* cls) {
          "\" width=\"14\" height=\"10\"/></svg> ";
 }
 
-std::string legendHtml(bool peers, bool compute) {
+std::string legendHtml(bool peers, bool compute, bool passes) {
   std::string s = "<div class=\"legend\"><b>Legend</b> <span>" + swatch("v") +
                   "wgk variant (GPU timestamps, median)</span> "
                   "<span><svg width=\"14\" height=\"10\"><line class=\"roof\" x1=\"7\" y1=\"0\" x2=\"7\" "
                   "y2=\"10\"/></svg> copy roofline: a copy kernel on the same bytes in the same run</span> "
                   "<span>* the variant the runtime picks</span> <span>GB/s tables: longer is better; "
                   "&micro;s tables: shorter is better</span>";
+  if (passes)
+    s += " <span>passes: a multi-pass call's GPU time by pass (median &micro;s each, share of their "
+         "sum)</span>";
   if (compute)
     s += " <span>compute-bound rows (flops per byte above the ridge = peak FLOP/s over copy B/s): TFLOPS "
          "&middot; shares of the FMA and matrix peaks; the dashed line is the highest peak</span>";
@@ -302,10 +308,14 @@ std::string renderHtml(const ReportModel& model) {
     if (model.peers->copyGbps > 0) s += " (copy 1 GiB " + fixed(model.peers->copyGbps, 0) + " GB/s)";
     s += "</li>";
   }
-  bool compute = false;
-  for (const auto& row : model.cases) compute = compute || row.computeBoundAnywhere();
+  bool compute = false, passes = false;
+  for (const auto& row : model.cases) {
+    compute = compute || row.computeBoundAnywhere();
+    for (const auto& cells : row.byDevice)
+      for (const auto& c : cells) passes = passes || c.multiPass();
+  }
   s += "</ul>\n" + summaryHtml(model);
-  if (!model.ops.empty()) s += legendHtml(model.peers.has_value(), compute);
+  if (!model.ops.empty()) s += legendHtml(model.peers.has_value(), compute, passes);
   for (const auto& op : model.ops) s += opSection(model, op);
   return s + renderChainsHtml(model) + "</body></html>\n";
 }

@@ -42,8 +42,26 @@ std::string tflopsText(double v) {
   return v < 0 ? "-" : fixed(v, v >= 100 ? 0 : v >= 1 ? 1 : 4);
 }
 
+// Whether any measured cell of `op` on device d has more than one pass: its table gets a
+// "passes" column (the split of the GPU time, passSplitText).
+bool opSplits(const ReportModel& model, const std::string& op, size_t d) {
+  for (const auto& row : model.cases)
+    if (row.op == op)
+      for (const auto& c : row.byDevice[d])
+        if (c.error.empty() && c.skipped.empty() && c.multiPass()) return true;
+  return false;
+}
+
+// The "passes" cell of a row (" | ..." with a leading separator; nothing without the column).
+std::string passesCell(const Cell& c, bool split) {
+  if (!split) return "";
+  const std::string t = cellText(passSplitText(c, "; "));
+  return " | " + (t.empty() ? std::string("-") : t);
+}
+
 // The table of an op with flops on device d ("" when it has no rows there).
 std::string computeTable(const ReportModel& model, const std::string& op, size_t d) {
+  const bool split = opSplits(model, op, d);
   std::string body;
   for (const auto& row : model.cases) {
     if (row.op != op) continue;
@@ -56,7 +74,8 @@ std::string computeTable(const ReportModel& model, const std::string& op, size_t
               (c.bound.empty() ? "-" : c.bound) + " | " + variant;
       if (!c.error.empty() || !c.skipped.empty()) {
         body += " | " + std::string(c.error.empty() ? "skipped: " : "error: ") +
-                cellText(c.error.empty() ? c.skipped : c.error) + " | | | | | | | | | |\n";
+                cellText(c.error.empty() ? c.skipped : c.error) + " | | | | | | | | |" + (split ? " |" : "") +
+                " |\n";
         continue;
       }
       std::string torch = "-";
@@ -69,17 +88,52 @@ std::string computeTable(const ReportModel& model, const std::string& op, size_t
               (compute ? "-" : pctText(c.ratio)) + " | " + (compute ? tflopsText(c.tflops) : "-") + " | " +
               (compute ? pctText(c.ofFmaPeak) : "-") + " | " + (compute ? pctText(c.ofMatrixPeak) : "-") +
               " | " + torch + " | " + (vs >= 0 ? fixed(vs, 2) + "x" : "-") + " | " + orDash(c.wallUs, 1) +
-              " | " + orDash(c.coldMs, 1) + " |\n";
+              " | " + orDash(c.coldMs, 1) + passesCell(c, split) + " |\n";
     }
   }
   if (body.empty()) return "";
   return "### " + shortOp(op) + " on " + model.devices[d] +
          "\n\n| case | MiB moved | GFLOP | bound | variant | GPU us (median) | GB/s | of copy | TFLOPS | of "
          "FMA "
-         "peak | of matrix peak | torch | vs torch | host us/call | cold ms |\n"
+         "peak | of matrix peak | torch | vs torch | host us/call | cold ms |" +
+         (split ? " passes |" : "") +
+         "\n"
          "| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | "
-         "---: |\n" +
-         body + "\n";
+         "---: |" +
+         (split ? " --- |" : "") + "\n" + body + "\n";
+}
+
+// The table of an op without flops on device d ("" when it has no rows there).
+std::string memoryTable(const ReportModel& model, const std::string& op, size_t d) {
+  const bool split = opSplits(model, op, d);
+  std::string body;
+  for (const auto& row : model.cases) {
+    if (row.op != op) continue;
+    const PeerRow* peer = peerFor(model, row);
+    for (const auto& c : row.byDevice[d]) {
+      const std::string variant = c.variant + (c.isDefault ? " *" : "");
+      body += "| " + cellText(row.caseName) + " | " + fixed(static_cast<double>(row.bytes) / (1 << 20), 2) +
+              " | " + variant;
+      if (!c.error.empty()) {
+        body += " | error: " + cellText(c.error) + " | | | | | | |" + (split ? " |" : "") + " |\n";
+        continue;
+      }
+      const double vsCompile = peer && peer->compileGbps > 0 && c.gbps >= 0 ? c.gbps / peer->compileGbps : -1;
+      body += " | " + orDash(c.gpuUs, 2) + " | " + gbpsText(c.gbps) + " | " + gbpsText(c.copyGbps) + " | " +
+              (c.ratio >= 0 ? fixed(c.ratio * 100, 1) + "%" : "-") + " | " +
+              (peer ? gbpsText(peer->compileGbps) : "-") + " | " +
+              (vsCompile >= 0 ? fixed(vsCompile, 2) + "x" : "-") + " | " + orDash(c.wallUs, 1) + " | " +
+              orDash(c.coldMs, 1) + passesCell(c, split) + " |\n";
+    }
+  }
+  if (body.empty()) return "";
+  return "### " + shortOp(op) + " on " + model.devices[d] + "\n\n" +
+         "| case | MiB moved | variant | GPU us (median) | GB/s | copy GB/s | of copy | torch.compile GB/s | "
+         "vs "
+         "compile | host us/call | cold ms |" +
+         (split ? " passes |" : "") +
+         "\n| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |" +
+         (split ? " --- |" : "") + "\n" + body + "\n";
 }
 }  // namespace
 
@@ -90,44 +144,19 @@ std::string renderMarkdown(const ReportModel& model) {
          " GB/s.\n\n";
   for (size_t d = 0; d < model.devices.size(); ++d) {
     for (const auto& op : model.ops) {
-      if (opHasFlops(model, op)) {
-        s += computeTable(model, op, d);
-        continue;
-      }
-      std::string body;
-      for (const auto& row : model.cases) {
-        if (row.op != op) continue;
-        const PeerRow* peer = peerFor(model, row);
-        for (const auto& c : row.byDevice[d]) {
-          const std::string variant = c.variant + (c.isDefault ? " *" : "");
-          body += "| " + cellText(row.caseName) + " | " +
-                  fixed(static_cast<double>(row.bytes) / (1 << 20), 2) + " | " + variant;
-          if (!c.error.empty()) {
-            body += " | error: " + cellText(c.error) + " | | | | | | | |\n";
-            continue;
-          }
-          const double vsCompile =
-              peer && peer->compileGbps > 0 && c.gbps >= 0 ? c.gbps / peer->compileGbps : -1;
-          body += " | " + orDash(c.gpuUs, 2) + " | " + gbpsText(c.gbps) + " | " + gbpsText(c.copyGbps) +
-                  " | " + (c.ratio >= 0 ? fixed(c.ratio * 100, 1) + "%" : "-") + " | " +
-                  (peer ? gbpsText(peer->compileGbps) : "-") + " | " +
-                  (vsCompile >= 0 ? fixed(vsCompile, 2) + "x" : "-") + " | " + orDash(c.wallUs, 1) + " | " +
-                  orDash(c.coldMs, 1) + " |\n";
-        }
-      }
-      if (body.empty()) continue;
-      s += "### " + shortOp(op) + " on " + model.devices[d] + "\n\n";
-      s += "| case | MiB moved | variant | GPU us (median) | GB/s | copy GB/s | of copy | torch.compile GB/s "
-           "| vs "
-           "compile | host us/call | cold ms |\n";
-      s += "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n";
-      s += body + "\n";
+      s += opHasFlops(model, op) ? computeTable(model, op, d) : memoryTable(model, op, d);
     }
   }
   if (!model.cases.empty())
     s += "`*` marks the variant the runtime picks by default (priority or tuning). GB/s counts the minimum "
          "bytes the "
          "op must read and write; copy GB/s is a vec4 copy kernel on the same bytes in the same run.\n";
+  bool split = false;
+  for (size_t d = 0; d < model.devices.size(); ++d)
+    for (const auto& op : model.ops) split = split || opSplits(model, op, d);
+  if (split)
+    s += "passes: a multi-pass call's GPU time by pass, each the median of its own timestamps (us) and its "
+         "share of their sum (docs/benchmarks.md).\n";
   bool flops = false;
   for (const auto& op : model.ops) flops = flops || opHasFlops(model, op);
   if (flops)

@@ -30,7 +30,34 @@ double num2(const nlohmann::json& j, const char* camel, const char* snake) {
   const double v = num(j, camel);
   return v >= 0 || j.contains(camel) ? v : num(j, snake);
 }
+
+// A measurement's "passes" (absent in older evidence: none).
+std::vector<PassCell> readPasses(const nlohmann::json& m) {
+  std::vector<PassCell> out;
+  auto it = m.find("passes");
+  if (it == m.end() || !it->is_array()) return out;
+  for (const auto& p : *it)
+    if (p.is_object()) out.push_back({str(p, "id"), num(p, "gpuUsMedian"), p.value("skipped", false)});
+  return out;
+}
 }  // namespace
+
+std::string passSplitText(const Cell& c, const std::string& sep) {
+  if (!c.multiPass()) return "";
+  double sum = 0;
+  for (const auto& p : c.passes) sum += std::max(p.gpuUs, 0.0);
+  std::string s;
+  for (const auto& p : c.passes) {
+    s += (s.empty() ? "" : sep) + p.id + " ";
+    if (p.skipped)
+      s += "skipped";
+    else if (p.gpuUs < 0)
+      s += "-";
+    else
+      s += fixed(p.gpuUs, 2) + " us (" + fixed(sum > 0 ? 100 * p.gpuUs / sum : 0, 1) + "%)";
+  }
+  return s;
+}
 
 std::string productName(const nlohmann::json& device) {
   const nlohmann::json info = device.value("adapterInfo", nlohmann::json::object());
@@ -266,6 +293,7 @@ ReportModel ReportModel::build(const std::vector<Evidence>& files, std::optional
       c.matrixPeak = num(m, "matrixPeakTflops");
       c.ofMatrixPeak = num(m, "ofMatrixPeak");
       c.bound = str(m, "bound");
+      c.passes = readPasses(m);
       if (row->flops < 0) row->flops = num(m, "flops");
       row->byDevice[d].push_back(std::move(c));
     }

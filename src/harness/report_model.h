@@ -84,6 +84,13 @@ struct Peers {
 Peers parsePeers(const nlohmann::json& doc, const std::string& source);
 Peers loadPeers(const std::string& path);
 
+// One pass of a measured call: the median of its GPU us over the repeats (evidence "passes").
+struct PassCell {
+  std::string id;
+  double gpuUs = -1;
+  bool skipped = false;  // not dispatched (zero workgroups)
+};
+
 // One measured (variant) value on one device.
 struct Cell {
   std::string variant, selectedBy, error, skipped;
@@ -93,6 +100,9 @@ struct Cell {
   // "memory" ("" without a ridge: such a case reads as memory-bound).
   double tflops = -1, fmaPeak = -1, ofFmaPeak = -1, matrixPeak = -1, ofMatrixPeak = -1;
   std::string bound;
+  // Per pass in plan order; empty in evidence written before the field existed.
+  std::vector<PassCell> passes;
+  bool multiPass() const { return passes.size() > 1; }
   bool computeBound() const { return bound == "compute"; }
   // The highest peak the case was compared with and the share of it (-1: none).
   double peak() const { return std::max(fmaPeak, matrixPeak); }
@@ -134,6 +144,11 @@ std::string opScatterHtml(const ReportModel& model, const std::string& op);
 // The "Chains" section of each (report_chains.cpp); empty without chain evidence.
 std::string renderChainsHtml(const ReportModel& model);
 std::string renderChainsMarkdown(const ReportModel& model);
+
+// A multi-pass cell's split, for the renderers: "block_stats 1,234.50 us (40.1%)" per pass joined
+// by `sep` (shares of the sum of the pass medians; a skipped pass: "id skipped"); "" for a cell of
+// one pass or none.
+std::string passSplitText(const Cell& c, const std::string& sep);
 
 // Shared by the renderers: "1,234.5"-style numbers and HTML escaping.
 std::string fixed(double v, int decimals);

@@ -299,6 +299,32 @@ std::string bindGroupKey(const std::vector<Bound>& bound) {
   return key;
 }
 constexpr size_t kMaxBindGroupsPerPass = 32;
+
+// Every planned pass with its share of submitTimed's per-dispatch nanoseconds. recordPasses
+// dispatched exactly the passes that are not skipped and not aliased away (lastAliased is this
+// call's verdict), in plan order, so the i-th dispatched pass owns ns[i]; a zero-sized dispatch
+// is recorded but does not run (0 ns): skipped too. gpuUs is summed from the same doubles.
+void passTimings(const PreparedPlan& pp, const std::vector<uint64_t>& ns, CallTimings& t) {
+  t.passes.clear();
+  t.passes.reserve(pp.passes.size());
+  size_t i = 0;
+  double sum = 0;
+  for (const PreparedPass& pass : pp.passes) {
+    const plan::PlannedPass& p = *pass.planned;
+    PassTiming pt{p.id, 0, true};
+    if (!p.skipped && !pass.lastAliased) {
+      if (i >= ns.size()) break;
+      pt.skipped = p.dispatch[0] == 0 || p.dispatch[1] == 0 || p.dispatch[2] == 0;
+      pt.gpuUs = static_cast<double>(ns[i++]) / 1e3;
+    }
+    sum += pt.gpuUs;
+    t.passes.push_back(std::move(pt));
+  }
+  if (i != ns.size() || t.passes.size() != pp.passes.size())
+    throw Error(ErrorCode::Internal, "timed " + std::to_string(ns.size()) + " dispatches for " +
+                                         std::to_string(i) + " dispatched passes of the plan");
+  t.gpuUs = sum;
+}
 }  // namespace
 
 // Per pass: the bound ranges, the bind group (the last one when the ranges are the same, else the
@@ -434,9 +460,7 @@ CallResult KernelImpl::call(const std::map<std::string, TensorRef>& inputs, cons
   // outputs are used by later work on the same in-order queue. Host overhead stays off the GPU's clock.
   try {
     if (options.timestamps) {
-      uint64_t ns = 0;
-      for (uint64_t n : commands.submitTimed(runtime_.device())) ns += n;
-      result.timings.gpuUs = static_cast<double>(ns) / 1e3;
+      passTimings(pp, commands.submitTimed(runtime_.device()), result.timings);
     } else {
       commands.submit(runtime_.device(), /*checked=*/false);
     }

@@ -83,6 +83,16 @@ def test_timestamps_measure_gpu_time(gelu):
     assert gelu.call(X=np.ones((2, 8), np.float32)).timings["gpu_us"] is None
 
 
+def test_timestamps_split_by_pass(rt):
+    softmax = rt.load("webgpu-kernels/ai.onnx.Softmax")
+    r = softmax.call(x=np.ones((2, 65536), np.float32), timestamps=True)
+    assert r.variant == "longrow_split"
+    assert [p["id"] for p in r.passes] == ["block_stats", "row_stats", "normalize"]
+    assert all(p["gpu_us"] >= 0 and not p["skipped"] for p in r.passes)
+    assert sum(p["gpu_us"] for p in r.passes) == r.timings["gpu_us"]
+    assert softmax.call(x=np.ones((2, 65536), np.float32)).passes == []
+
+
 def test_device_tensors_keep_the_runtime_alive(rng):
     x = rng.standard_normal((2, 8)).astype(np.float32)
     rt = wgk.Runtime()

@@ -51,6 +51,19 @@ TEST(LongRuns, TimestampsOfMorePassesThanAQuerySetHolds) {
   c.timestamps = true;
   CallResult r = k.call({{"x", x}, {"acc", acc}}, c);
   EXPECT_GT(r.timings.gpuUs, 0);
+  // Every pass keeps its own time across the query sets, named as the plan names it (issue 27).
+  ASSERT_EQ(r.timings.passes.size(), size_t(reps) + 2);
+  EXPECT_EQ(r.timings.passes.front().id, "scale");
+  EXPECT_EQ(r.timings.passes[1].id, "acc[0].add");
+  EXPECT_EQ(r.timings.passes[2049].id, "acc[2048].add");  // in the second query set
+  EXPECT_EQ(r.timings.passes.back().id, "out");
+  double sum = 0;
+  for (const PassTiming& p : r.timings.passes) {
+    EXPECT_FALSE(p.skipped) << p.id;
+    EXPECT_GE(p.gpuUs, 0) << p.id;
+    sum += p.gpuUs;
+  }
+  EXPECT_EQ(sum, r.timings.gpuUs);
   // acc += src once per repetition, src = x * scale.
   const float* got = reinterpret_cast<const float*>(r.host.at("acc").bytes().data());
   for (int i = 0; i < 4; ++i) EXPECT_FLOAT_EQ(got[i], float(reps) * (i + 1) * 0.5f) << i;

@@ -312,5 +312,36 @@ TEST(Report, ChainsAreGroupedBarsWithTargetsAndMisses) {
   EXPECT_NE(html.find("shorter is better"), std::string::npos);
 }
 
+// Issue 27: a multi-pass measurement's "passes" (per-pass median GPU us) split its time in the
+// Markdown table (a "passes" column, only where some cell has more than one pass) and under its
+// HTML chart; a skipped pass says so; evidence without the field renders as before.
+TEST(Report, MultiPassCellsShowTheirSplitByPass) {
+  nlohmann::json doc = loadEvidence(kDir + "/fixture_evidence.json").doc;
+  const std::string plain = renderMarkdown(ReportModel::build({parseEvidence(doc, "x.json")}, std::nullopt));
+  EXPECT_EQ(plain.find("passes"), std::string::npos) << plain;
+  doc["measurements"][0]["passes"] = {{{"id", "block_stats"}, {"gpuUsMedian", 40.0}},
+                                      {{"id", "row_stats"}, {"gpuUsMedian", 0.0}, {"skipped", true}},
+                                      {{"id", "normalize"}, {"gpuUsMedian", 60.0}}};
+  doc["measurements"][1]["passes"] = {{{"id", "main"}, {"gpuUsMedian", 268.4}}};
+  const ReportModel model = ReportModel::build({parseEvidence(doc, "x.json")}, std::nullopt);
+  ASSERT_EQ(model.cases[0].byDevice[0][0].passes.size(), 3u);
+  EXPECT_TRUE(model.cases[0].byDevice[0][0].passes[1].skipped);
+  const std::string md = renderMarkdown(model);
+  EXPECT_NE(md.find("| cold ms | passes |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| 41.5 | block_stats 40.00 us (40.0%); row_stats skipped; normalize 60.00 us (60.0%) |"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(md.find("| row_scalar | 268.40 | 2,000 | 4,130 | 48.4% | - | - | - | - | - |"), std::string::npos)
+      << "a single-pass cell: '-' in the passes column\n"
+      << md;
+  const std::string html = renderHtml(model);
+  EXPECT_NE(
+      html.find("<div class=\"meta passes\">row_vec4 passes: block_stats 40.00 us (40.0%) \xC2\xB7 row_stats "
+                "skipped \xC2\xB7 normalize 60.00 us (60.0%)</div>"),
+      std::string::npos)
+      << html;
+  EXPECT_EQ(count(html, "class=\"meta passes\""), 1u);
+}
+
 }  // namespace
 }  // namespace wgk::harness
