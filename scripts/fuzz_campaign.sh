@@ -103,7 +103,9 @@ summary=$out/campaign-summary.txt
     echo "$t: ${workers[$t]} workers x ${done_secs:-?} s: $runs executions ($per per second per worker)"
     for kind in crash timeout oom leak slow-unit; do
       found=$(ls "$out/artifacts/$t" 2>/dev/null | grep "^$kind-" | tr '\n' ' ')
-      echo "  ${kind}s: $(ls "$out/artifacts/$t" 2>/dev/null | grep -c "^$kind-") ${found:+($found)}"
+      label=${kind}s
+      [[ $kind == crash ]] && label=crashes
+      echo "  $label: $(ls "$out/artifacts/$t" 2>/dev/null | grep -c "^$kind-") ${found:+($found)}"
     done
     for ((w = 0; w < workers[$t]; w++)); do
       l=$work/logs/$t.$w.log
