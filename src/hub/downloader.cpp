@@ -82,8 +82,13 @@ PackageMetadata metadataFromResponse(const RepoId& repo, const HttpResponse& met
 
 void checkManifestAgainstMetadata(const RepoId& repo, const PackageMetadata& meta,
                                   const std::string& manifestBytes) {
-  ManifestFacts facts =
-      manifestFacts(package::readManifest(manifestBytes, "manifest.json", meta.manifestSpec));
+  checkManifestAgainstMetadata(repo, meta,
+                               package::readManifest(manifestBytes, "manifest.json", meta.manifestSpec));
+}
+
+void checkManifestAgainstMetadata(const RepoId& repo, const PackageMetadata& meta,
+                                  const package::Manifest& manifest) {
+  const ManifestFacts facts = manifestFacts(manifest);
   if (facts.opId() != meta.name)
     throw Error(ErrorCode::Integrity, "manifest.json of " + repo.str() + " declares op \"" + facts.opId() +
                                           "\" but metadata.json names \"" + meta.name + "\"");

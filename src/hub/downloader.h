@@ -45,6 +45,10 @@ PackageMetadata metadataFromResponse(const RepoId& repo, const HttpResponse& met
 // variant uses is one metadata.json lists for it (Integrity otherwise).
 void checkManifestAgainstMetadata(const RepoId& repo, const PackageMetadata& meta,
                                   const std::string& manifestBytes);
+// The same for a manifest already read with meta.manifestSpec (Package::open reads it so): the
+// bytes are not parsed a second time.
+void checkManifestAgainstMetadata(const RepoId& repo, const PackageMetadata& meta,
+                                  const package::Manifest& manifest);
 
 // `options` with the per-download deadline (HttpSettings::downloadDeadlineSec from now) unless it
 // already has one: asking for the commit and downloading it then share one deadline.

@@ -60,3 +60,47 @@ TEST(HubResponse, AManifestPastTheVariantBudgetIsRefusedBeforeExpanding) {
       },
       ErrorCode::Manifest, {"4000000 variants", "package::kMaxVariants"});
 }
+
+// fuzz_package checks the manifest Package::open read against metadata.json without parsing its
+// bytes again: the overload taking a Manifest gives the bytes overload's verdicts.
+TEST(HubResponse, AManifestAlreadyReadIsCheckedAsItsBytesAre) {
+  const std::string dir = WGK_SOURCE_DIR "/tests/data/spec21/wgk.test.Scale/build/webgpu/";
+  auto read = [](const std::string& f) {
+    std::ifstream in(f);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  const std::string bytes = read(dir + "manifest.json");
+  const PackageMetadata meta = PackageMetadata::parse(read(dir + "metadata.json"));
+  const package::Manifest manifest = package::readManifest(bytes, "manifest.json", meta.manifestSpec);
+  checkManifestAgainstMetadata({"fuzz", meta.name}, meta, bytes);
+  checkManifestAgainstMetadata({"fuzz", meta.name}, meta, manifest);
+  PackageMetadata missing = meta;
+  missing.variants["wg64"] = {"index.wgsl.jinja"};
+  for (bool parsed : {false, true})
+    test_support::expectError(
+        [&] {
+          if (parsed)
+            checkManifestAgainstMetadata({"fuzz", meta.name}, missing, manifest);
+          else
+            checkManifestAgainstMetadata({"fuzz", meta.name}, missing, bytes);
+        },
+        ErrorCode::Integrity, {"variant \"wg64\" uses scale.wgsl.jinja"});
+  PackageMetadata renamed = meta;
+  renamed.name = "wgk.test.Other";
+  test_support::expectError([&] { checkManifestAgainstMetadata({"fuzz", renamed.name}, renamed, manifest); },
+                            ErrorCode::Integrity, {"declares op \"wgk.test.Scale\""});
+}
+
+// webgpu.manifestSpec is <major>.<minor>, digits only (checked without std::regex since issue 28).
+TEST(HubResponse, ManifestSpecIsMajorDotMinor) {
+  auto meta = [](const std::string& spec) {
+    return R"({"name": "x", "backend": {"type": "webgpu"}, "webgpu": {"manifestSpec": )" +
+           nlohmann::json(spec).dump() + R"(, "variants": {}}, "digest": {"algorithm": "sha256", "files": {}}})";
+  };
+  for (const char* ok : {"2.1", "10.0", "0.12"}) EXPECT_EQ(PackageMetadata::parse(meta(ok)).manifestSpec, ok);
+  for (const char* bad : {"", "2", "2.", ".1", "2.1.0", "2.1\n", " 2.1", "2,1", "v2.1", "2.x", "\xd9\xa2.1"})
+    test_support::expectError([&] { (void)PackageMetadata::parse(meta(bad)); }, ErrorCode::Manifest,
+                              {"is not <major>.<minor>"});
+}
