@@ -35,6 +35,9 @@ DeviceProfile h200() {
   return withDescription(profile("h200"), "NVIDIA: 580.159.04 580.159.4.0");
 }
 
+// The H100 profile as `wgk bench` recorded it on the device machine (2026-12-06).
+DeviceProfile h100() { return profile("h100"); }
+
 // A packages root of its own: tuning/ holds the given tables (removed at the end).
 struct TempRoot {
   fs::path dir = fs::temp_directory_path() / ("wgk_shipped_tuning_" + std::to_string(::getpid()));
@@ -66,7 +69,7 @@ TEST(ShippedTuning, TheH200TableMatchesTheH200WithItsDriverRangeOnly) {
   EXPECT_FALSE(shippedTuningFor(root, withDescription(h, "NVIDIA: 590.1")).has_value());      // driverBelow
   EXPECT_FALSE(shippedTuningFor(root, withDescription(h, "NVIDIA H200")).has_value());        // no version
   DeviceProfile other = h;
-  other.adapterInfoStrings["device"] = "NVIDIA H100 80GB HBM3";
+  other.adapterInfoStrings["device"] = "NVIDIA A100-SXM4-80GB";
   EXPECT_FALSE(shippedTuningFor(root, other).has_value());
   EXPECT_FALSE(shippedTuningFor(root, profile("lavapipe")).has_value());
   // The one rule for runtime, plan and devices: "none" turns tables off, a named file wins.
@@ -75,16 +78,30 @@ TEST(ShippedTuning, TheH200TableMatchesTheH200WithItsDriverRangeOnly) {
   EXPECT_THROW(tuningFor(root + "/no-such-table.json", root, h), Error);
 }
 
+TEST(ShippedTuning, TheH100TableMatchesTheH100Only) {
+  const std::string root = kSource + "/packages";
+  const auto t = shippedTuningFor(root, h100());
+  ASSERT_TRUE(t.has_value());
+  EXPECT_EQ(t->name, "nvidia-h100");
+  DeviceProfile renamed = h200();
+  renamed.adapterInfoStrings["device"] = "NVIDIA H100 80GB HBM3";
+  ASSERT_TRUE(shippedTuningFor(root, renamed).has_value());
+  EXPECT_EQ(shippedTuningFor(root, renamed)->name, "nvidia-h100");
+  EXPECT_EQ(shippedTuningFor(root, h200())->name, "nvidia-h200");  // each device its own table
+  EXPECT_FALSE(shippedTuningFor(root, withDescription(h100(), "NVIDIA: 575.51.02")).has_value());
+}
+
 // Every entry of every shipped table: its package and variant exist, its signature is a bench case
 // of the package, and that case plans as tuned (variant and tunables) on a device the table matches.
-TEST(ShippedTuning, EveryShippedEntryPlansAsTunedOnItsDevice) {
+void expectEveryEntryPlansAsTuned(const DeviceProfile& device, const std::string& name) {
   const std::string root = kSource + "/packages";
-  const DeviceProfile h = h200();
-  const auto t = shippedTuningFor(root, h);
+  const auto t = shippedTuningFor(root, device);
   ASSERT_TRUE(t.has_value());
+  ASSERT_EQ(t->name, name);
   ASSERT_FALSE(t->entries.empty());
+  const std::string label = name + " table";
   for (const TuningEntry& e : t->entries) {
-    SCOPED_TRACE(e.package + " " + e.caseName);
+    SCOPED_TRACE(name + ": " + e.package + " " + e.caseName);
     const std::string dir = root + "/webgpu-kernels/" + e.package;
     plan::Planner planner(package::Package::open(dir));
     const auto bench = package::loadBenchFile(dir + "/build/webgpu/bench.json");
@@ -95,13 +112,18 @@ TEST(ShippedTuning, EveryShippedEntryPlansAsTunedOnItsDevice) {
     plan::PlanRequest r = harness::benchCaseRequest(*c);
     ASSERT_EQ(tuningSignature(r), e.signature) << "the case's request no longer has the tuned signature";
     ASSERT_NE(applyTuning(*t, e.package, r), nullptr);
-    const plan::Plan p = planner.plan(r, h, {.renderShaders = false});
+    const plan::Plan p = planner.plan(r, device, {.renderShaders = false});
     EXPECT_EQ(p.selectedBy, "tuning") << p.preferenceIgnored;
     EXPECT_EQ(p.variant, e.variant);
-    EXPECT_EQ(p.tuningSource, "nvidia-h200 table");
+    EXPECT_EQ(p.tuningSource, label);
     EXPECT_EQ(p.tunables, tunableValues(e));
-    EXPECT_NE(p.toText().find("selected by tuning (nvidia-h200 table)"), std::string::npos);
+    EXPECT_NE(p.toText().find("selected by tuning (" + label + ")"), std::string::npos);
   }
+}
+
+TEST(ShippedTuning, EveryShippedEntryPlansAsTunedOnItsDevice) {
+  expectEveryEntryPlansAsTuned(h200(), "nvidia-h200");
+  expectEveryEntryPlansAsTuned(h100(), "nvidia-h100");
 }
 
 // A table can never make a plan invalid: an entry whose variant is not eligible for the request is
