@@ -11,7 +11,8 @@
 #      the copy roofline of the same bytes in the same run.
 #   3. the torch peers of every Softmax shape (eager and torch.compile).
 # Writes to $OUT (else out/tune-softmax/): tuning.json, tune.log, bench-default.json,
-# bench-tuned.json, bench-table.txt, peers.json, logs.tar.gz.
+# bench-tuned.json, bench-table.txt, peers.json and the logs (h200.log, peers.log): tar $OUT into one
+# file in the call (the device tool brings back at most 8 files).
 set -u
 root=$(cd "$(dirname "$0")/.." && pwd)
 out=${OUT:-$root/out/tune-softmax}
@@ -26,7 +27,8 @@ S=webgpu-kernels/ai.onnx.Softmax
 export WGK_PACKAGES="$root/packages"  # the staged binary's compiled-in source path is the build machine's
 rc=0
 : > "$out/bench-table.txt"
-# WGK_TUNE_SEED: a table of this device to start from (its other entries stay as they are).
+# WGK_TUNE_SEED: a table that wgk tune wrote on this same device, to extend (tune refuses a table
+# whose deviceKey is another device's, even when its match rule would apply here).
 [[ -n ${WGK_TUNE_SEED:-} ]] && cp "$WGK_TUNE_SEED" "$out/tuning.json"
 
 cases=${WGK_TUNE_CASES:-prefill_attn_1x16x1024x1024_f16 prefill_attn_1x32x2048x2048_f32 prefill_vocab_512x151936_f16 decode_vocab_64x128256_f16 prefill_attn_1x32x512x512_f16}
@@ -55,11 +57,6 @@ if [[ ${WGK_TUNE_PEERS:-1} == 1 ]] && (($(left) > 25)); then
   say "3/3 torch peers of Softmax ($(left)s left)"
   (cd "$out" && OUT="$out" timeout "$(cap 60)" python3 "$root/tools/peers/torch_softmax_peers.py" \
     > "$out/peers.stdout" 2> "$out/peers.log") || say "Softmax peers exit $?: see peers.log"
-fi
-logs=()
-for f in peers.stdout peers.log h200.log wgk.stdout; do [[ -f "$out/$f" ]] && logs+=("$f"); done
-if ((${#logs[@]})) && tar -czf "$out/logs.tar.gz" -C "$out" "${logs[@]}"; then
-  (cd "$out" && rm -f "${logs[@]}")
 fi
 say "exit $rc after ${SECONDS}s"
 exit "$rc"
