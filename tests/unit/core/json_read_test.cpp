@@ -84,7 +84,8 @@ double bestSeconds(int reps, const std::function<void()>& fn) {
 // object's parse time is divided by the parse time of the same strings as an array (no key lookups,
 // linear by construction, and with the same cache and allocator effects), at 100k and at 400k keys.
 // Linear keeps that quotient about level (measured 1.1x for json, 1.5x for ordered_json on the
-// loaded 2-core machine); quadratic would multiply it by 4.
+// loaded 2-core machine, 2.5x once with two fuzzers and another suite beside it); quadratic would
+// multiply it by 4 at least (the old parser: by far more, 100,000 keys took 22 s), so the bound is 3.
 TEST(JsonRead, LargeObjectsParseInLinearTime) {
   for (bool ordered : {true, false}) {
     auto seconds = [&](const std::string& text, int reps) {
@@ -99,8 +100,8 @@ TEST(JsonRead, LargeObjectsParseInLinearTime) {
       return seconds(object, reps) / seconds(array, reps);
     };
     quotient(100000, 1);  // warm the allocator
-    const double q1 = quotient(100000, 3), q4 = quotient(400000, 2);
-    EXPECT_LT(q4 / q1, 2.5) << (ordered ? "ordered_json" : "json") << ": object/array time " << q1
+    const double q1 = quotient(100000, 3), q4 = quotient(400000, 3);
+    EXPECT_LT(q4 / q1, 3.0) << (ordered ? "ordered_json" : "json") << ": object/array time " << q1
                             << " at 100k keys, " << q4 << " at 400k keys";
   }
   // Order and content survive the fast path.
