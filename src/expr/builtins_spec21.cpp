@@ -43,7 +43,8 @@ Shape broadcast(const Shape& a, const Shape& b) {
     const int64_t x = i + a.size() < n ? 1 : a[i + a.size() - n];
     const int64_t y = i + b.size() < n ? 1 : b[i + b.size() - n];
     if (x != y && x != 1 && y != 1)
-      fail(fmt::format("broadcastShape(): shapes {} and {} are not broadcast-compatible", shapeText(a), shapeText(b)));
+      fail(fmt::format("broadcastShape(): shapes {} and {} are not broadcast-compatible", shapeText(a),
+                       shapeText(b)));
     out[i] = x == 1 ? y : x;
   }
   return out;
@@ -63,12 +64,14 @@ Value matmulShape(std::span<const Value> a) {
 }
 
 bool isInteger(const Value& v) {
-  return v.isInt() || (v.isFloat() && std::isfinite(v.asNumber()) && v.asNumber() == std::floor(v.asNumber()));
+  return v.isInt() ||
+         (v.isFloat() && std::isfinite(v.asNumber()) && v.asNumber() == std::floor(v.asNumber()));
 }
 
 Value isUniqueIntList(std::span<const Value> a) {
   checkArity("isUniqueIntList", a, 3, 4);
-  if (!a[0].isList() || !isInteger(a[1]) || !isInteger(a[2]) || (a.size() == 4 && !isInteger(a[3]))) return false;
+  if (!a[0].isList() || !isInteger(a[1]) || !isInteger(a[2]) || (a.size() == 4 && !isInteger(a[3])))
+    return false;
   const int64_t lo = a[1].asInt(), hi = a[2].asInt(), rank = a.size() == 4 ? a[3].asInt() : 0;
   if (hi < lo || rank < 0) return false;
   std::set<int64_t> seen;
@@ -117,7 +120,8 @@ void addArithmetic(const AddBuiltin& add) {
   });
 }
 
-// The spec 2.1 builtins on shapes and axes: rows, prefix, suffix, moveAxis, permuteShape, broadcastShape, matmulShape.
+// The spec 2.1 builtins on shapes and axes: rows, prefix, suffix, moveAxis, permuteShape, broadcastShape,
+// matmulShape.
 void addShapeBuiltins(const AddBuiltin& add) {
   add("rows", [](std::span<const Value> a) {
     checkArity("rows", a, 2, 2);
@@ -128,13 +132,15 @@ void addShapeBuiltins(const AddBuiltin& add) {
   add("prefix", [](std::span<const Value> a) {
     checkArity("prefix", a, 2, 2);
     const Shape s = toShape(a[0], "prefix()");
-    const size_t k = static_cast<size_t>(std::clamp<int64_t>(a[1].asInt(), 0, static_cast<int64_t>(s.size())));
+    const size_t k =
+        static_cast<size_t>(std::clamp<int64_t>(a[1].asInt(), 0, static_cast<int64_t>(s.size())));
     return shapeValue(Shape(s.begin(), s.begin() + k));
   });
   add("suffix", [](std::span<const Value> a) {
     checkArity("suffix", a, 2, 2);
     const Shape s = toShape(a[0], "suffix()");
-    const size_t k = static_cast<size_t>(std::clamp<int64_t>(a[1].asInt(), 0, static_cast<int64_t>(s.size())));
+    const size_t k =
+        static_cast<size_t>(std::clamp<int64_t>(a[1].asInt(), 0, static_cast<int64_t>(s.size())));
     return shapeValue(Shape(s.begin() + k, s.end()));
   });
   add("moveAxis", [](std::span<const Value> a) {
@@ -156,7 +162,8 @@ void addShapeBuiltins(const AddBuiltin& add) {
     std::set<size_t> used;
     for (const auto& p : a[1].asList()) {
       const size_t axis = strictAxis("permuteShape", p, s.size());
-      if (!used.insert(axis).second) fail(fmt::format("permuteShape() axes must be unique, saw {} twice", axis));
+      if (!used.insert(axis).second)
+        fail(fmt::format("permuteShape() axes must be unique, saw {} twice", axis));
       out.push_back(s[axis]);
     }
     return shapeValue(out);
@@ -173,7 +180,8 @@ void addListBuiltins(const AddBuiltin& add) {
   add("fill", [](std::span<const Value> a) {
     checkArity("fill", a, 2, 2);
     if (!isInteger(a[1]) || a[1].asInt() < 0) fail("fill() count must be a non-negative integer");
-    if (a[1].asInt() > kMaxRangeLength) fail(fmt::format("fill() count {} is above {}", a[1].asInt(), kMaxRangeLength));
+    if (a[1].asInt() > kMaxRangeLength)
+      fail(fmt::format("fill() count {} is above {}", a[1].asInt(), kMaxRangeLength));
     const size_t each = sizeof(Value) + (a[0].isString() ? a[0].asString().size() : 0);
     chargeWork(static_cast<size_t>(a[1].asInt()) * each, "fill");
     return Value(List(static_cast<size_t>(a[1].asInt()), a[0]));

@@ -52,12 +52,12 @@ Inputs makeInputs() {
   Inputs in;
   in.q.resize(kLanes), in.qr.resize(kLanes), in.c.resize(kLanes), in.s.resize(kLanes), in.v.resize(kLanes);
   const float tie = 1.0f + 0x1p-11f;  // halfway between 1 and 1 + 2^-10
-  const float v0[] = {tie, -tie, 1.0f + 3 * 0x1p-11f, tie + 0x1p-20f, 0x1p-25f, 3 * 0x1p-25f, 65519.0f,
-                      65520.0f, -65520.0f, 1.0f + 0x1p-10f, 0.333333343f, 1e-6f};
+  const float v0[] = {tie,      -tie,     1.0f + 3 * 0x1p-11f, tie + 0x1p-20f,  0x1p-25f,     3 * 0x1p-25f,
+                      65519.0f, 65520.0f, -65520.0f,           1.0f + 0x1p-10f, 0.333333343f, 1e-6f};
   // q, q_rot with c = s = f16(cos(pi/4)) = 0.70703125: f16(q c) + f16(q_rot s) differs from the
   // unrounded sum and from both fused forms (tests/.. product_rounding_exact has more of them).
-  const float qs[][2] = {{-5.8515625f, 5.55859375f}, {4.21875f, -3.91796875f}, {6.421875f, -7.51171875f},
-                         {-7.44921875f, -4.1171875f}, {7.3125f, -7.91015625f}, {6.1796875f, 3.84765625f}};
+  const float qs[][2] = {{-5.8515625f, 5.55859375f},  {4.21875f, -3.91796875f}, {6.421875f, -7.51171875f},
+                         {-7.44921875f, -4.1171875f}, {7.3125f, -7.91015625f},  {6.1796875f, 3.84765625f}};
   uint32_t state = 12345;
   auto next = [&] {
     state = state * 1664525u + 1013904223u;
@@ -66,8 +66,10 @@ Inputs makeInputs() {
   for (size_t i = 0; i < kLanes; ++i) {
     float qv = (next() - 0.5f) * 16, rv = (next() - 0.5f) * 16, cv = 0.70703125f, sv = 0.70703125f;
     float vv = (next() - 0.5f) * 8;
-    if (i < std::size(qs)) qv = qs[i][0], rv = qs[i][1];
-    else cv = roundToHalf(next() * 2 - 1), sv = roundToHalf(next() * 2 - 1);
+    if (i < std::size(qs))
+      qv = qs[i][0], rv = qs[i][1];
+    else
+      cv = roundToHalf(next() * 2 - 1), sv = roundToHalf(next() * 2 - 1);
     if (i < std::size(v0)) vv = v0[i];
     if (i == std::size(v0)) vv = 1.0f + 0x1p-10f, cv = 1.5f;  // f16 product 1.5 + 3 * 2^-11: a tie
     in.q[i] = floatToHalf(qv), in.qr[i] = floatToHalf(rv), in.c[i] = cv, in.s[i] = sv, in.v[i] = vv;
@@ -106,8 +108,9 @@ NumericsProbe probeNumerics(Device& device) {
     const std::vector<uint16_t> want = expected(in);
     const std::vector<float> want32 = expected32(in);
     auto bytes = [](const auto& v) { return std::as_bytes(std::span(v)); };
-    const auto results = runOnce(device, kProbeKernel, {bytes(in.q), bytes(in.qr), bytes(in.c), bytes(in.s), bytes(in.v)},
-                             {want.size() * 2, kLanes * 4}, kLanes / 4 / 64, "f16 rounding probe");
+    const auto results =
+        runOnce(device, kProbeKernel, {bytes(in.q), bytes(in.qr), bytes(in.c), bytes(in.s), bytes(in.v)},
+                {want.size() * 2, kLanes * 4}, kLanes / 4 / 64, "f16 rounding probe");
     std::vector<uint16_t> got(want.size());
     std::memcpy(got.data(), results[0].data(), want.size() * 2);
     std::vector<float> got32(kLanes);
@@ -124,7 +127,8 @@ NumericsProbe probeNumerics(Device& device) {
       return out;
     }
     out.facts.insert(kF16RoundingRne);
-    out.detail = std::to_string(want.size()) + " f16 roundings (conversion, f16 add, f16 multiply) match round-to-nearest-even";
+    out.detail = std::to_string(want.size()) +
+                 " f16 roundings (conversion, f16 add, f16 multiply) match round-to-nearest-even";
     for (size_t i = 0; i < kLanes; ++i) {
       if (std::memcmp(&got32[i], &want32[i], 4) == 0) continue;
       char msg[200];

@@ -67,8 +67,9 @@ std::string runF16SelfCheck(Device& device) {
       unfused[i] = f16MulAddUnfused(x[i], 1.5f, b[i]);
       fused[i] = f16MulAddFused(x[i], 1.5f, b[i]);
     }
-    const auto out = runOnce(device, kSelfCheckKernel, {std::as_bytes(std::span(x)), std::as_bytes(std::span(b))},
-                             {kCount * sizeof(uint16_t)}, kCount / 4 / 64, "self-check f16");
+    const auto out =
+        runOnce(device, kSelfCheckKernel, {std::as_bytes(std::span(x)), std::as_bytes(std::span(b))},
+                {kCount * sizeof(uint16_t)}, kCount / 4 / 64, "self-check f16");
     std::vector<uint16_t> got(kCount);
     std::memcpy(got.data(), out[0].data(), kCount * sizeof(uint16_t));
     const F16MulAddCheck check = checkF16MulAdd(got, unfused, fused);

@@ -11,16 +11,16 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "gpu/device.h"
 #include "harness/bench_case.h"
 #include "harness/test_runner.h"
-#include "gpu/device.h"
 #include "runtime/introspect.h"
 #include "wgk/error.h"
 
 namespace wgk::harness {
 namespace {
 using Clock = std::chrono::steady_clock;
-constexpr int kFmaWarmup = 3;     // untimed dispatches per FMA kernel (after its calibration)
+constexpr int kFmaWarmup = 3;      // untimed dispatches per FMA kernel (after its calibration)
 constexpr int kFmaMinRepeat = 10;  // timed ones, whatever the case's --repeat: peaks are noisy
 double usSince(Clock::time_point t) {
   return std::chrono::duration<double, std::micro>(Clock::now() - t).count();
@@ -295,7 +295,8 @@ void runBench(Runtime& rt, Kernel& kernel, const BenchSelection& sel, CopyRoofli
       roofline.spinUp(sel.spinUpMs);
       if (c->flops && fma && sel.fmaRoofline && !fma->result()) {
         // Once per run, before the first compute case: the same clocks as its copy roofline.
-        const FmaMeasurement& f = fma->measure(kFmaWarmup, std::clamp(timing.repeat, kFmaMinRepeat, 20), timing.warmupMs);
+        const FmaMeasurement& f =
+            fma->measure(kFmaWarmup, std::clamp(timing.repeat, kFmaMinRepeat, 20), timing.warmupMs);
         if (hooks.onFmaRoofline) hooks.onFmaRoofline(f);
       }
       base.copyGbps = roofline.measure(base.bytes, timing.warmup, timing.repeat, timing.warmupMs).gbps;

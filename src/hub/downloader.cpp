@@ -20,8 +20,7 @@ static std::string lower(std::string s) {
 
 static StagedPackage downloadPackageBefore(const RepoId& repo, const PackageRequest& request,
                                            const HubOptions& options, const fs::path& stagingDir,
-                                           const std::set<std::string>& have,
-                                           const CommitAnswer* asked);
+                                           const std::set<std::string>& have, const CommitAnswer* asked);
 
 static void writeVerified(const fs::path& dir, const std::string& rel, const std::string& bytes) {
   fs::path p = dir / rel;
@@ -37,8 +36,8 @@ static std::string resolveBase(const RepoId& repo, const HubOptions& options) {
 HubOptions withDownloadDeadline(const HubOptions& options) {
   HubOptions timed = options;
   if (timed.http.downloadDeadline == std::chrono::steady_clock::time_point{})
-    timed.http.downloadDeadline =
-        std::chrono::steady_clock::now() + std::chrono::seconds(std::max(1L, options.http.downloadDeadlineSec));
+    timed.http.downloadDeadline = std::chrono::steady_clock::now() +
+                                  std::chrono::seconds(std::max(1L, options.http.downloadDeadlineSec));
   return timed;
 }
 

@@ -57,8 +57,7 @@ HubOptions withDownloadDeadline(const HubOptions& options);
 // `have`: files (relative to build/webgpu) that need not be fetched because a verified copy of
 // this commit already holds them. Options must be effectiveOptions().
 StagedPackage downloadPackage(const RepoId& repo, const PackageRequest& request, const HubOptions& options,
-                              const std::filesystem::path& stagingDir,
-                              const std::set<std::string>& have = {},
+                              const std::filesystem::path& stagingDir, const std::set<std::string>& have = {},
                               const CommitAnswer* asked = nullptr);
 
 }  // namespace wgk::hub

@@ -167,7 +167,8 @@ static void refuseSymlinks(const fs::path& dir) {
   if (ec) throw Error(ErrorCode::Io, "cannot list " + dir.string() + ": " + ec.message());
 }
 
-PackageMetadata generateMetadata(const fs::path& packageDir, const std::string& org, const std::string& name) {
+PackageMetadata generateMetadata(const fs::path& packageDir, const std::string& org,
+                                 const std::string& name) {
   fs::path dir = webgpuDir(packageDir);
   refuseSymlinks(dir);
   fs::path abs = fs::weakly_canonical(fs::absolute(packageDir));
@@ -223,7 +224,8 @@ DigestReport compareDigests(const fs::path& dir, const std::map<std::string, std
   return r;
 }
 
-DigestReport checkPackageMetadata(const fs::path& packageDir, const std::string& org, const std::string& name) {
+DigestReport checkPackageMetadata(const fs::path& packageDir, const std::string& org,
+                                  const std::string& name) {
   fs::path dir = webgpuDir(packageDir);
   std::error_code ec;
   if (!fs::is_regular_file(dir / "metadata.json", ec))

@@ -47,7 +47,8 @@ std::string safetensorsDTypeList() {
 DType dtypeFromName(const std::string& tensor, const std::string& name) {
   for (const auto& d : kDTypes)
     if (d.name == name) return d.dtype;
-  badSafetensors("tensor '" + tensor + "' has unsupported dtype '" + name + "' (supported: " + safetensorsDTypeList() + ")");
+  badSafetensors("tensor '" + tensor + "' has unsupported dtype '" + name +
+                 "' (supported: " + safetensorsDTypeList() + ")");
 }
 
 // Element bytes and the DType (nullopt for a raw-only type) of a stored dtype name.
@@ -74,14 +75,16 @@ nlohmann::json parseUniqueKeys(std::string_view text) {
 }
 
 uint64_t offsetValue(const nlohmann::json& v, const std::string& tensor) {
-  if (!v.is_number_unsigned()) badSafetensors("tensor '" + tensor + "': data_offsets must be non-negative integers");
+  if (!v.is_number_unsigned())
+    badSafetensors("tensor '" + tensor + "': data_offsets must be non-negative integers");
   return v.get<uint64_t>();
 }
 
 using Entry = SafetensorsEntry;
 
 Entry parseEntry(const std::string& name, const nlohmann::json& info) {
-  if (!info.is_object()) badSafetensors("tensor '" + name + "': expected an object with dtype, shape, data_offsets");
+  if (!info.is_object())
+    badSafetensors("tensor '" + name + "': expected an object with dtype, shape, data_offsets");
   for (const auto& [k, v] : info.items())
     if (k != "dtype" && k != "shape" && k != "data_offsets")
       badSafetensors("tensor '" + name + "': unexpected field '" + k + "'");
@@ -98,7 +101,8 @@ Entry parseEntry(const std::string& name, const nlohmann::json& info) {
   uint64_t bytes = elementBytes;
   bool empty = false;
   for (const auto& d : shape) {
-    if (!d.is_number_unsigned()) badSafetensors("tensor '" + name + "': shape entries must be non-negative integers");
+    if (!d.is_number_unsigned())
+      badSafetensors("tensor '" + name + "': shape entries must be non-negative integers");
     const uint64_t v = d.get<uint64_t>();
     if (v > (uint64_t{1} << 56))
       badSafetensors("tensor '" + name + "': dimension " + std::to_string(v) + " is too large");
@@ -112,15 +116,16 @@ Entry parseEntry(const std::string& name, const nlohmann::json& info) {
   }
   if (empty) bytes = 0;
   const auto& off = info["data_offsets"];
-  if (!off.is_array() || off.size() != 2) badSafetensors("tensor '" + name + "': data_offsets must be [begin, end]");
+  if (!off.is_array() || off.size() != 2)
+    badSafetensors("tensor '" + name + "': data_offsets must be [begin, end]");
   e.begin = offsetValue(off[0], name);
   e.end = offsetValue(off[1], name);
   if (e.end < e.begin)
     badSafetensors("tensor '" + name + "': data_offsets end " + std::to_string(e.end) + " is before begin " +
-        std::to_string(e.begin));
+                   std::to_string(e.begin));
   if (e.end - e.begin != bytes)
-    badSafetensors("tensor '" + name + "': data_offsets span " + std::to_string(e.end - e.begin) + " bytes but " +
-        e.dtype + " shape needs " + std::to_string(bytes));
+    badSafetensors("tensor '" + name + "': data_offsets span " + std::to_string(e.end - e.begin) +
+                   " bytes but " + e.dtype + " shape needs " + std::to_string(bytes));
   return e;
 }
 
@@ -130,17 +135,18 @@ uint64_t headerLength(std::span<const std::byte> bytes, uint64_t fileSize) {
   for (int i = 0; i < 8; ++i) n |= static_cast<uint64_t>(bytes[i]) << (8 * i);
   if (n > kSafetensorsMaxHeaderBytes)
     badSafetensors("header length " + std::to_string(n) + " exceeds the cap of " +
-        std::to_string(kSafetensorsMaxHeaderBytes));
+                   std::to_string(kSafetensorsMaxHeaderBytes));
   if (n > fileSize - 8)
-    badSafetensors("truncated header (length " + std::to_string(n) + ", file has " + std::to_string(fileSize - 8) +
-        " bytes after the length)");
+    badSafetensors("truncated header (length " + std::to_string(n) + ", file has " +
+                   std::to_string(fileSize - 8) + " bytes after the length)");
   return n;
 }
 }  // namespace
 
 SafetensorsHeader parseSafetensorsHeader(std::span<const std::byte> bytes, uint64_t fileSize) {
   const uint64_t n = headerLength(bytes, fileSize);
-  if (n > bytes.size() - 8) badSafetensors("the header is cut short (" + std::to_string(bytes.size()) + " bytes given)");
+  if (n > bytes.size() - 8)
+    badSafetensors("the header is cut short (" + std::to_string(bytes.size()) + " bytes given)");
   const std::string_view text(reinterpret_cast<const char*>(bytes.data()) + 8, n);
   if (text.empty() || text.front() != '{') badSafetensors("header does not start with '{'");
   const nlohmann::json header = parseUniqueKeys(text);
@@ -169,16 +175,19 @@ SafetensorsHeader parseSafetensorsHeader(std::span<const std::byte> bytes, uint6
   uint64_t cursor = 0;
   for (const Entry& e : entries) {
     if (e.end > bufferSize)
-      badSafetensors("tensor '" + e.name + "': data_offsets [" + std::to_string(e.begin) + ", " + std::to_string(e.end) +
-          "] run past the end of the " + std::to_string(bufferSize) + "-byte data buffer");
-    if (e.begin < cursor) badSafetensors("tensor '" + e.name + "' overlaps the tensor before it in the data buffer");
+      badSafetensors("tensor '" + e.name + "': data_offsets [" + std::to_string(e.begin) + ", " +
+                     std::to_string(e.end) + "] run past the end of the " + std::to_string(bufferSize) +
+                     "-byte data buffer");
+    if (e.begin < cursor)
+      badSafetensors("tensor '" + e.name + "' overlaps the tensor before it in the data buffer");
     if (e.begin > cursor)
       badSafetensors("bytes [" + std::to_string(cursor) + ", " + std::to_string(e.begin) +
-          ") of the data buffer belong to no tensor");
+                     ") of the data buffer belong to no tensor");
     cursor = e.end;
   }
   if (cursor != bufferSize)
-    badSafetensors(std::to_string(bufferSize - cursor) + " trailing bytes in the data buffer belong to no tensor");
+    badSafetensors(std::to_string(bufferSize - cursor) +
+                   " trailing bytes in the data buffer belong to no tensor");
   return file;
 }
 
@@ -205,12 +214,14 @@ SafetensorsFile parseSafetensors(std::span<const std::byte> bytes) {
   const std::byte* data = bytes.data() + header.dataStart;
   for (Entry& e : header.entries) {
     if (!e.wgkDtype)
-      badSafetensors("tensor '" + e.name + "' has unsupported dtype '" + e.dtype + "' (supported: " + safetensorsDTypeList() + ")");
+      badSafetensors("tensor '" + e.name + "' has unsupported dtype '" + e.dtype +
+                     "' (supported: " + safetensorsDTypeList() + ")");
     std::vector<std::byte> b(data + e.begin, data + e.end);
     if (*e.wgkDtype == DType::Bool)
       for (size_t i = 0; i < b.size(); ++i)
         if (static_cast<uint8_t>(b[i]) > 1)
-          badSafetensors("tensor '" + e.name + "': BOOL element " + std::to_string(i) + " is neither 0 nor 1");
+          badSafetensors("tensor '" + e.name + "': BOOL element " + std::to_string(i) +
+                         " is neither 0 nor 1");
     file.tensors.emplace(e.name, HostTensor(*e.wgkDtype, std::move(e.shape), std::move(b)));
   }
   return file;

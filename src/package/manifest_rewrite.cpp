@@ -123,7 +123,9 @@ std::string renameInTemplate(const std::string& text, const Renames& r) {
   return out;
 }
 
-Json jsonOf(const expr::Value& v) { return Json::parse(v.toJson().dump()); }
+Json jsonOf(const expr::Value& v) {
+  return Json::parse(v.toJson().dump());
+}
 
 void unsupportedIn(const std::string& dialect, const std::string& what, const std::string& path) {
   throw Error(ErrorCode::Unsupported,

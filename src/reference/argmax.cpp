@@ -29,15 +29,16 @@ HostTensor argMax(const HostTensor& x, int64_t axis, int64_t keepdims, int64_t s
   if (t != DType::Float32 && t != DType::Float16 && t != DType::Int32 && t != DType::Uint32 &&
       t != DType::Int8 && t != DType::Uint8)
     contractError(kArgMaxOp, "data must be float32, float16, int32, uint32, int8 or uint8 (got " +
-                           std::string(dtypeName(t)) + ")");
+                                 std::string(dtypeName(t)) + ")");
   requireFlag("keepdims", keepdims);
   requireFlag("select_last_index", selectLastIndex);
   const Shape& s = x.shape();
   const int64_t rank = static_cast<int64_t>(s.size());
   if (rank == 0) contractError(kArgMaxOp, "data must have rank >= 1 (got a scalar)");
   if (axis < -rank || axis >= rank)
-    contractError(kArgMaxOp, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank) +
-                           " (allowed [" + std::to_string(-rank) + ", " + std::to_string(rank - 1) + "])");
+    contractError(kArgMaxOp, "axis " + std::to_string(axis) + " is out of range for rank " +
+                                 std::to_string(rank) + " (allowed [" + std::to_string(-rank) + ", " +
+                                 std::to_string(rank - 1) + "])");
   const size_t a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
   const int64_t n = s[a];
   if (n == 0)

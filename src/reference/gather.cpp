@@ -36,8 +36,9 @@ HostTensor gather(const HostTensor& data, const HostTensor& indices, int64_t axi
   const int64_t rank = static_cast<int64_t>(s.size());
   if (rank == 0) contractError(kGatherOp, "data must have rank >= 1 (got a scalar)");
   if (axis < -rank || axis >= rank)
-    contractError(kGatherOp, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank) +
-                           " (allowed [" + std::to_string(-rank) + ", " + std::to_string(rank - 1) + "])");
+    contractError(kGatherOp, "axis " + std::to_string(axis) + " is out of range for rank " +
+                                 std::to_string(rank) + " (allowed [" + std::to_string(-rank) + ", " +
+                                 std::to_string(rank - 1) + "])");
   const size_t a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
   const int64_t n = s[a];
   int64_t outer = 1, inner = 1;

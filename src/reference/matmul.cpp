@@ -22,7 +22,8 @@ struct Geometry {
 
 Geometry geometry(const Shape& a, const Shape& b) {
   if (a.empty() || b.empty())
-    contractError(kMatMulOp, "A and B must have rank >= 1 (got " + shapeText(a) + " and " + shapeText(b) + ")");
+    contractError(kMatMulOp,
+                  "A and B must have rank >= 1 (got " + shapeText(a) + " and " + shapeText(b) + ")");
   Geometry g;
   const Shape a2 = a.size() == 1 ? Shape{1, a[0]} : a;
   const Shape b2 = b.size() == 1 ? Shape{b[0], 1} : b;
@@ -31,7 +32,7 @@ Geometry geometry(const Shape& a, const Shape& b) {
   g.N = b2.back();
   if (b2[b2.size() - 2] != g.K)
     contractError(kMatMulOp, "A " + shapeText(a) + " and B " + shapeText(b) + " do not agree on K (" +
-                           std::to_string(g.K) + " vs " + std::to_string(b2[b2.size() - 2]) + ")");
+                                 std::to_string(g.K) + " vs " + std::to_string(b2[b2.size() - 2]) + ")");
   const Shape ab(a2.begin(), a2.end() - 2), bb(b2.begin(), b2.end() - 2);
   const size_t rank = std::max(ab.size(), bb.size());
   g.batch.resize(rank);
@@ -43,7 +44,8 @@ Geometry geometry(const Shape& a, const Shape& b) {
     const int64_t da = g.aBatch[i], db = g.bBatch[i];
     if (da != db && da != 1 && db != 1)
       contractError(kMatMulOp, "the batch dimensions of A " + shapeText(a) + " and B " + shapeText(b) +
-                             " do not broadcast (" + std::to_string(da) + " vs " + std::to_string(db) + ")");
+                                   " do not broadcast (" + std::to_string(da) + " vs " + std::to_string(db) +
+                                   ")");
     g.batch[i] = da == 1 ? db : da;
   }
   g.y = g.batch;
@@ -76,7 +78,8 @@ std::vector<uint32_t> wordsOf(const HostTensor& t) {
 HostTensor matmul(const HostTensor& a, const HostTensor& b) {
   const DType t = a.dtype();
   if (t != DType::Float32 && t != DType::Float16 && t != DType::Int32 && t != DType::Uint32)
-    contractError(kMatMulOp, "A must be float32, float16, int32 or uint32 (got " + std::string(dtypeName(t)) + ")");
+    contractError(kMatMulOp,
+                  "A must be float32, float16, int32 or uint32 (got " + std::string(dtypeName(t)) + ")");
   requireDType(kMatMulOp, "B", b, t);
   const Geometry g = geometry(a.shape(), b.shape());
   const int64_t batches = numel(g.batch), M = g.M, K = g.K, N = g.N;
@@ -89,7 +92,8 @@ HostTensor matmul(const HostTensor& a, const HostTensor& b) {
   const std::vector<uint32_t> wa = integer ? wordsOf(a) : std::vector<uint32_t>{};
   const std::vector<uint32_t> wb = integer ? wordsOf(b) : std::vector<uint32_t>{};
   for (int64_t p = 0; p < batches; ++p) {
-    const int64_t oa = batchOffset(p, g.batch, g.aBatch, M * K), ob = batchOffset(p, g.batch, g.bBatch, K * N);
+    const int64_t oa = batchOffset(p, g.batch, g.aBatch, M * K),
+                  ob = batchOffset(p, g.batch, g.bBatch, K * N);
     for (int64_t i = 0; i < M; ++i)
       for (int64_t j = 0; j < N; ++j) {
         const size_t o = static_cast<size_t>((p * M + i) * N + j);

@@ -32,7 +32,7 @@ double productIn(DType t, double x, double y) {
       return static_cast<uint8_t>(static_cast<int64_t>(x) * static_cast<int64_t>(y));
     default:
       contractError(kMulOp, "A must be float32, float16, int32, uint32, int8 or uint8 (got " +
-                             std::string(dtypeName(t)) + ")");
+                                std::string(dtypeName(t)) + ")");
   }
 }
 }  // namespace

@@ -74,19 +74,22 @@ HostTensor compute(const HostTensor& x, const HostTensor& scale, int64_t axis, d
   if (r < 1) contractError(kRMSNormalizationOp, "X must have rank >= 1 (got a scalar)");
   if (axis < -r || axis >= r)
     contractError(kRMSNormalizationOp, "axis " + std::to_string(axis) + " is out of range for X of rank " +
-                           std::to_string(r) + " (allowed: " + std::to_string(-r) + " .. " +
-                           std::to_string(r - 1) + ")");
+                                           std::to_string(r) + " (allowed: " + std::to_string(-r) + " .. " +
+                                           std::to_string(r - 1) + ")");
   if (stashType != 1 && stashType != 10)
-    contractError(kRMSNormalizationOp, "stash_type " + std::to_string(stashType) + " is not supported (allowed: 1, 10)");
-  if (!(epsilon >= 0)) contractError(kRMSNormalizationOp, "epsilon must be >= 0 (got " + std::to_string(epsilon) + ")");
+    contractError(kRMSNormalizationOp,
+                  "stash_type " + std::to_string(stashType) + " is not supported (allowed: 1, 10)");
+  if (!(epsilon >= 0))
+    contractError(kRMSNormalizationOp, "epsilon must be >= 0 (got " + std::to_string(epsilon) + ")");
   bool broadcastOk = ss.size() <= xs.size();
   for (size_t j = 0; broadcastOk && j < ss.size(); ++j) {
     const int64_t s = ss[ss.size() - 1 - j], d = xs[xs.size() - 1 - j];
     broadcastOk = s == d || s == 1;
   }
   if (!broadcastOk)
-    contractError(kRMSNormalizationOp, "scale shape " + shapeText(ss) + " does not broadcast unidirectionally to X shape " +
-                           shapeText(xs));
+    contractError(
+        kRMSNormalizationOp,
+        "scale shape " + shapeText(ss) + " does not broadcast unidirectionally to X shape " + shapeText(xs));
 
   const size_t a = static_cast<size_t>(axis < 0 ? axis + r : axis);
   int64_t rows = 1, n = 1;

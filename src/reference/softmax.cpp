@@ -41,8 +41,9 @@ HostTensor softmax(const HostTensor& x, int64_t axis) {
   const int64_t rank = static_cast<int64_t>(s.size());
   if (rank == 0) contractError(kSoftmaxOp, "input must have rank >= 1 (got a scalar)");
   if (axis < -rank || axis >= rank)
-    contractError(kSoftmaxOp, "axis " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank) +
-                           " (allowed [" + std::to_string(-rank) + ", " + std::to_string(rank - 1) + "])");
+    contractError(kSoftmaxOp, "axis " + std::to_string(axis) + " is out of range for rank " +
+                                  std::to_string(rank) + " (allowed [" + std::to_string(-rank) + ", " +
+                                  std::to_string(rank - 1) + "])");
   const size_t a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
   int64_t outer = 1, inner = 1;
   for (size_t d = 0; d < a; ++d) outer *= s[d];

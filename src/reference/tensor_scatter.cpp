@@ -18,34 +18,36 @@ std::string dimText(int64_t v) {
 HostTensor tensorScatter(const HostTensor& pastCache, const HostTensor& update,
                          const HostTensor* writeIndices, int64_t axis, bool circular) {
   if (update.dtype() != pastCache.dtype())
-    contractError(kTensorScatterOp, "update must have past_cache's dtype " + std::string(dtypeName(pastCache.dtype())) +
-                           " (got " + std::string(dtypeName(update.dtype())) + ")");
+    contractError(kTensorScatterOp, "update must have past_cache's dtype " +
+                                        std::string(dtypeName(pastCache.dtype())) + " (got " +
+                                        std::string(dtypeName(update.dtype())) + ")");
   const Shape& c = pastCache.shape();
   const Shape& u = update.shape();
   const int64_t rank = static_cast<int64_t>(c.size());
-  if (rank < 2) contractError(kTensorScatterOp, "past_cache must have rank >= 2 (got shape " + shapeText(c) + ")");
+  if (rank < 2)
+    contractError(kTensorScatterOp, "past_cache must have rank >= 2 (got shape " + shapeText(c) + ")");
   if (axis < -rank || axis >= rank)
     contractError(kTensorScatterOp, "axis " + dimText(axis) + " is out of range for rank " + dimText(rank) +
-                           " (allowed [" + dimText(-rank) + ", " + dimText(rank - 1) + "])");
+                                        " (allowed [" + dimText(-rank) + ", " + dimText(rank - 1) + "])");
   const size_t a = static_cast<size_t>(axis < 0 ? axis + rank : axis);
   if (a == 0) contractError(kTensorScatterOp, "axis " + dimText(axis) + " is the batch axis 0");
   if (u.size() != c.size())
-    contractError(
-        kTensorScatterOp, "update must have past_cache's rank " + dimText(rank) + " (got shape " + shapeText(u) + ")");
+    contractError(kTensorScatterOp, "update must have past_cache's rank " + dimText(rank) + " (got shape " +
+                                        shapeText(u) + ")");
   for (size_t d = 0; d < c.size(); ++d)
     if (d != a && u[d] != c[d])
       contractError(kTensorScatterOp, "update " + shapeText(u) + " must equal past_cache " + shapeText(c) +
-                             " in every dimension but axis " + dimText(static_cast<int64_t>(a)));
+                                          " in every dimension but axis " + dimText(static_cast<int64_t>(a)));
   const int64_t maxSeq = c[a], seqLen = u[a];
   if (seqLen > maxSeq)
-    contractError(kTensorScatterOp, "update's sequence length " + dimText(seqLen) + " exceeds max_sequence_length " +
-                           dimText(maxSeq));
+    contractError(kTensorScatterOp, "update's sequence length " + dimText(seqLen) +
+                                        " exceeds max_sequence_length " + dimText(maxSeq));
   const int64_t batch = c[0];
   if (writeIndices) {
     requireDType(kTensorScatterOp, "write_indices", *writeIndices, DType::Int64);
     if (writeIndices->shape() != Shape{batch})
       contractError(kTensorScatterOp, "write_indices must have shape [" + dimText(batch) + "] (got " +
-                             shapeText(writeIndices->shape()) + ")");
+                                          shapeText(writeIndices->shape()) + ")");
   }
   int64_t outer = 1, row = 1;
   for (size_t d = 0; d < a; ++d) outer *= c[d];

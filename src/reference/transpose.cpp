@@ -21,8 +21,8 @@ std::string listText(const std::vector<int64_t>& v) {
 std::vector<size_t> checkedPerm(const std::vector<int64_t>& perm, const Shape& s) {
   const size_t rank = s.size();
   const auto fail = [&](const std::string& why) {
-    contractError(kTransposeOp, "perm " + listText(perm) + " is not a permutation of the " + std::to_string(rank) +
-                           " axes of " + shapeText(s) + ": " + why);
+    contractError(kTransposeOp, "perm " + listText(perm) + " is not a permutation of the " +
+                                    std::to_string(rank) + " axes of " + shapeText(s) + ": " + why);
   };
   if (perm.size() != rank) fail("it has " + std::to_string(perm.size()) + " entries");
   std::vector<size_t> out;

@@ -10,7 +10,6 @@
 namespace wgk::gpu::test {
 namespace {
 
-
 template <class Fn>
 Error expectError(ErrorCode code, Fn fn) {
   try {

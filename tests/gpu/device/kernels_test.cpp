@@ -10,7 +10,6 @@
 namespace wgk::gpu::test {
 namespace {
 
-
 TEST(Kernels, F16ArithmeticIsBitExact) {
   // y = (x * s) + b in f16: each operation rounds to binary16, or (WGSL allows it; NVIDIA does) the
   // multiply-add is fused into one rounding; the host reproduces both. The constants

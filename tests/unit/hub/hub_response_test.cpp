@@ -89,15 +89,19 @@ TEST(HubResponse, AManifestAlreadyReadIsCheckedAsItsBytesAre) {
         ErrorCode::Integrity, {"variant \"wg64\" uses scale.wgsl.jinja"});
   PackageMetadata renamed = meta;
   renamed.name = "wgk.test.Other";
-  test_support::expectError([&] { checkManifestAgainstMetadata({"fuzz", renamed.name}, renamed, manifest); },
-                            ErrorCode::Integrity, {"declares op \"wgk.test.Scale\""});
+  test_support::expectError(
+      [&] {
+        checkManifestAgainstMetadata({"fuzz", renamed.name}, renamed, manifest);
+      },
+      ErrorCode::Integrity, {"declares op \"wgk.test.Scale\""});
 }
 
 // webgpu.manifestSpec is <major>.<minor>, digits only (checked without std::regex since issue 28).
 TEST(HubResponse, ManifestSpecIsMajorDotMinor) {
   auto meta = [](const std::string& spec) {
     return R"({"name": "x", "backend": {"type": "webgpu"}, "webgpu": {"manifestSpec": )" +
-           nlohmann::json(spec).dump() + R"(, "variants": {}}, "digest": {"algorithm": "sha256", "files": {}}})";
+           nlohmann::json(spec).dump() +
+           R"(, "variants": {}}, "digest": {"algorithm": "sha256", "files": {}}})";
   };
   for (const char* ok : {"2.1", "10.0", "0.12"}) EXPECT_EQ(PackageMetadata::parse(meta(ok)).manifestSpec, ok);
   for (const char* bad : {"", "2", "2.", ".1", "2.1.0", "2.1\n", " 2.1", "2,1", "v2.1", "2.x", "\xd9\xa2.1"})

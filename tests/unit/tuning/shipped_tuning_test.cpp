@@ -36,7 +36,9 @@ DeviceProfile h200() {
 }
 
 // The H100 profile as `wgk bench` recorded it on the device machine (2026-12-06).
-DeviceProfile h100() { return profile("h100"); }
+DeviceProfile h100() {
+  return profile("h100");
+}
 
 // A packages root of its own: tuning/ holds the given tables (removed at the end).
 struct TempRoot {
