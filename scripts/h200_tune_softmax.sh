@@ -27,8 +27,8 @@ S=webgpu-kernels/ai.onnx.Softmax
 export WGK_PACKAGES="$root/packages"  # the staged binary's compiled-in source path is the build machine's
 rc=0
 : > "$out/bench-table.txt"
-# WGK_TUNE_SEED: a table that wgk tune wrote on this same device, to extend (tune refuses a table
-# whose deviceKey is another device's, even when its match rule would apply here).
+# WGK_TUNE_SEED: a table to extend: one wgk tune wrote on this device, or one whose match rule
+# accepts it (a shipped table); wgk tune refuses any other.
 [[ -n ${WGK_TUNE_SEED:-} ]] && cp "$WGK_TUNE_SEED" "$out/tuning.json"
 
 cases=${WGK_TUNE_CASES:-prefill_attn_1x16x1024x1024_f16 prefill_attn_1x32x2048x2048_f32 prefill_vocab_512x151936_f16 decode_vocab_64x128256_f16 prefill_attn_1x32x512x512_f16}

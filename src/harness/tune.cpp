@@ -233,10 +233,11 @@ std::vector<TuneOutcome> tunePackage(Runtime& rt, Kernel& kernel, BenchSelection
   if (table.deviceKey.empty()) {
     table.deviceKey = key;
     table.device = toJson(profile)["adapterInfo"];
-  } else if (table.deviceKey != key) {
+  } else if (!table.matchesDevice(profile)) {
+    // A table with a match rule (a shipped one) may be extended on any device the rule accepts.
     throw Error(ErrorCode::InvalidArgument, "the tuning table was measured on another device ('" +
-                                                table.deviceKey + "'); this one is '" + key +
-                                                "': write a new file");
+                                                (table.match.empty() ? table.deviceKey : table.match.dump()) +
+                                                "'); this one is '" + key + "': write a new file");
   }
   // Every eligible variant at the manifest's tunables.
   sel.allVariants = true;

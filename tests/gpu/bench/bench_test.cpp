@@ -4,10 +4,10 @@
 #include <filesystem>
 #include <set>
 
+#include "gpu/device.h"
 #include "harness/bench_runner.h"
 #include "harness/report_model.h"
 #include "harness/tune.h"
-#include "gpu/device.h"
 #include "runtime/introspect.h"
 #include "wgk/error.h"
 
@@ -284,6 +284,33 @@ TEST(Tune, WritesATableTheRuntimeFollows) {
   EXPECT_EQ(r.selectedBy, "tuning");
   EXPECT_EQ(r.variant, e.variant);
   std::filesystem::remove(path);
+}
+
+// `wgk tune --out` extends a table only on its device: one measured elsewhere is refused, unless
+// its match rule (a shipped table's) accepts this device; then its deviceKey stays as it was.
+TEST(Tune, ExtendsATableOnlyOnADeviceItMatches) {
+  Runtime& rt = shared();
+  runtime::TuningTable other;
+  other.deviceKey = "nvidia||NVIDIA H100 80GB HBM3|NVIDIA: 580.159.04|vulkan|";
+  std::vector<TuneOutcome> outcomes;
+  CopyRoofline roof(rt);
+  Kernel k = rt.load(kPackages[1]);
+  BenchSelection s = smoke();
+  s.caseName = "smoke_3x7_f32";
+  try {
+    tunePackage(rt, k, s, roof, other);
+    ADD_FAILURE() << "a table of another device was extended";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("measured on another device"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(other.entries.empty());
+
+  runtime::TuningTable matching = other;
+  matching.name = "this-device";
+  for (const char* f : {"vendor", "device", "backendType"})
+    matching.match[f] = rt.device().adapterInfoStrings.at(f);
+  ASSERT_NO_FATAL_FAILURE(tuneOneCase(1, "smoke_3x7_f32", matching, outcomes));
+  EXPECT_EQ(matching.deviceKey, other.deviceKey);
 }
 
 // The workgroup-size search on FastGelu's smallest case (X f32 [3, 7], no bias): the eligible
