@@ -85,7 +85,8 @@ double bestSeconds(int reps, const std::function<void()>& fn) {
 // linear by construction, and with the same cache and allocator effects), at 100k and at 400k keys.
 // Linear keeps that quotient about level (measured 1.1x for json, 1.5x for ordered_json on the
 // loaded 2-core machine, 2.5x once with two fuzzers and another suite beside it); quadratic would
-// multiply it by 4 at least (the old parser: by far more, 100,000 keys took 22 s), so the bound is 3.
+// multiply it by 4 at least (the old parser: by far more, 100,000 keys took 22 s), so the bound is 3;
+// it failed once more under ctest -j2 beside another suite, hence the retries below.
 TEST(JsonRead, LargeObjectsParseInLinearTime) {
   for (bool ordered : {true, false}) {
     auto seconds = [&](const std::string& text, int reps) {
@@ -100,9 +101,16 @@ TEST(JsonRead, LargeObjectsParseInLinearTime) {
       return seconds(object, reps) / seconds(array, reps);
     };
     quotient(100000, 1);  // warm the allocator
-    const double q1 = quotient(100000, 3), q4 = quotient(400000, 3);
-    EXPECT_LT(q4 / q1, 3.0) << (ordered ? "ordered_json" : "json") << ": object/array time " << q1
-                            << " at 100k keys, " << q4 << " at 400k keys";
+    // Up to three measurements, the lowest ratio kept: other suites running beside this one (ctest
+    // -j2) can slow one measurement, never all three; a quadratic parser fails each of them.
+    double best = 1e9, q1 = 0, q4 = 0;
+    for (int attempt = 0; attempt < 3 && best >= 3.0; ++attempt) {
+      q1 = quotient(100000, 3);
+      q4 = quotient(400000, 3);
+      best = std::min(best, q4 / q1);
+    }
+    EXPECT_LT(best, 3.0) << (ordered ? "ordered_json" : "json") << ": object/array time " << q1
+                         << " at 100k keys, " << q4 << " at 400k keys (the last of three tries)";
   }
   // Order and content survive the fast path.
   auto j = parseOrderedJson(digestMap(3), "m");
