@@ -119,8 +119,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     for (const auto& [vid, s] : hub::manifestFacts(pkg->manifest()).variantShaders)
       shaders.insert(s.begin(), s.end());
     // The same list as metadata.json's (the usual case once it passed the check): scanned already.
-    if (std::vector<std::string>(shaders.begin(), shaders.end()) != metaTemplates)
-      (void)hub::templatesWithIncludes(dir, std::vector<std::string>(shaders.begin(), shaders.end()));
+    const std::vector<std::string> list(shaders.begin(), shaders.end());
+    if (list != metaTemplates) (void)hub::templatesWithIncludes(dir, list);
   });
   if (!written.count("test.json")) return 0;
   fuzz::expectOnlyWgkErrors([&] {

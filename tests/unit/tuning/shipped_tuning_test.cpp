@@ -87,9 +87,12 @@ TEST(ShippedTuning, TheH100TableMatchesTheH100Only) {
   EXPECT_EQ(t->name, "nvidia-h100");
   DeviceProfile renamed = h200();
   renamed.adapterInfoStrings["device"] = "NVIDIA H100 80GB HBM3";
-  ASSERT_TRUE(shippedTuningFor(root, renamed).has_value());
-  EXPECT_EQ(shippedTuningFor(root, renamed)->name, "nvidia-h100");
-  EXPECT_EQ(shippedTuningFor(root, h200())->name, "nvidia-h200");  // each device its own table
+  const auto forRenamed = shippedTuningFor(root, renamed);
+  ASSERT_TRUE(forRenamed.has_value());
+  EXPECT_EQ(forRenamed->name, "nvidia-h100");
+  const auto forH200 = shippedTuningFor(root, h200());  // each device its own table
+  ASSERT_TRUE(forH200.has_value());
+  EXPECT_EQ(forH200->name, "nvidia-h200");
   EXPECT_FALSE(shippedTuningFor(root, withDescription(h100(), "NVIDIA: 575.51.02")).has_value());
 }
 
