@@ -93,7 +93,7 @@ summary=$out/campaign-summary.txt
 {
   echo "fuzz_campaign $(date -u +%FT%TZ) on $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
   [[ -f $pack/PACK.txt ]] && sed 's/^/pack: /' "$pack/PACK.txt"
-  echo "budget $budget s, fuzzing $secs s per worker"
+  echo "budget $budget s, fuzzing $secs s per worker${flags[*]:+; libFuzzer flags: ${flags[*]}}"
   for t in "${targets[@]}"; do
     logs=("$work/logs/$t".*.log)
     runs=$(cat "${logs[@]}" | sed -n 's/^stat::number_of_executed_units: *//p' | awk '{n += $1} END {print n + 0}')

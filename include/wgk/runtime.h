@@ -125,7 +125,7 @@ struct CallOptions {
 // One pass of a call timed with timestamps (CallTimings::passes).
 struct PassTiming {
   std::string id;        // the plan's pass id: "block_stats", or "<group>[<i>].<pass>" in a repeat group
-  double gpuUs = 0;      // GPU time of the pass's own compute pass (begin to end timestamp)
+  double gpuUs = 0;      // its compute pass's GPU time, begin to end, from the previous pass's end at the earliest
   bool skipped = false;  // not dispatched (zero workgroups, or an in-place view aliased away): gpuUs 0
 };
 
@@ -140,7 +140,7 @@ struct PassTiming {
 //     std::printf("%s %.1f us (%.0f%%)\n", p.id.c_str(), p.gpuUs, 100 * p.gpuUs / r.timings.gpuUs);
 //
 // Without timestamps gpuUs is -1 and passes is empty. gpuUs is not the span from the first pass's
-// start to the last one's end: the gaps between passes are in no pass's time.
+// start to the last one's end: the gaps between passes, and overlaps, are in no pass's time.
 struct CallTimings {
   double uploadUs = 0;             // host -> device copies
   double gpuUs = -1;               // sum of the passes' GPU times from timestamps; -1 when not measured

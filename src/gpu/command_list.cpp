@@ -6,6 +6,7 @@
 #include "gpu/device.h"
 #include "gpu/device_state.h"
 #include "gpu/error_scope.h"
+#include "gpu/pass_time.h"
 #include "wgk/error.h"
 
 namespace wgk::gpu {
@@ -201,13 +202,11 @@ std::vector<uint64_t> CommandList::submitTimed(Device& device) const {
   }
   s.waitQueueIdle();
   if (n) {
-    size_t i = 0;
-    for (const Cmd& c : cmds_) {
-      if (c.kind != Kind::Dispatch) continue;
-      const bool ran = c.x && c.y && c.z;
-      ns[i] = ran && stamps[2 * i + 1] > stamps[2 * i] ? stamps[2 * i + 1] - stamps[2 * i] : 0;
-      ++i;
-    }
+    std::vector<uint8_t> ran;
+    ran.reserve(n);
+    for (const Cmd& c : cmds_)
+      if (c.kind == Kind::Dispatch) ran.push_back(c.x && c.y && c.z);
+    ns = passDurations(stamps, ran);
   }
   s.raiseUncaptured();
   return ns;

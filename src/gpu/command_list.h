@@ -66,7 +66,8 @@ class CommandList {
   // always check). The list is unchanged and can be submitted again.
   void submit(Device& device, bool checked) const;
   // The same with GPU timestamps: each dispatch in its own compute pass, then waits and returns
-  // each dispatch's GPU nanoseconds (0 for a skipped one). Needs the timestamp-query feature.
+  // each dispatch's GPU nanoseconds (0 for a skipped one), never counting the time before the
+  // previous dispatch ended (gpu/pass_time.h). Needs the timestamp-query feature.
   std::vector<uint64_t> submitTimed(Device& device) const;
   // A copy encoded ahead of the list's own commands (Graph::replay's new inputs).
   struct Copy {

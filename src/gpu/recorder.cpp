@@ -7,6 +7,7 @@
 #include "gpu/device.h"
 #include "gpu/device_state.h"
 #include "gpu/error_scope.h"
+#include "gpu/pass_time.h"
 #include "wgk/error.h"
 
 namespace wgk::gpu {
@@ -140,12 +141,9 @@ SubmitResult CommandRecorder::submit() {
     if (options_.timestamps) {
       std::vector<uint64_t> stamps(2 * n);
       s.mapAndCopy(s.queryStaging, 16ull * n, 0, stamps.data(), 16ull * n);
-      result.passNs.resize(n);
-      for (size_t i = 0; i < n; ++i) {
-        const Pass& pass = passes_[i];
-        const bool ran = pass.x && pass.y && pass.z;
-        result.passNs[i] = ran && stamps[2 * i + 1] > stamps[2 * i] ? stamps[2 * i + 1] - stamps[2 * i] : 0;
-      }
+      std::vector<uint8_t> ran(n);
+      for (size_t i = 0; i < n; ++i) ran[i] = passes_[i].x && passes_[i].y && passes_[i].z;
+      result.passNs = passDurations(stamps, ran);
     }
     s.raiseUncaptured();
   } catch (Error& e) {

@@ -32,8 +32,10 @@ struct RecorderOptions {
 };
 
 struct SubmitResult {
-  // One entry per dispatch, in order: GPU nanoseconds from the beginning to the end of its pass
-  // (0 for a dispatch skipped because a workgroup count was 0). Empty without timestamps.
+  // One entry per dispatch, in order: GPU nanoseconds from the beginning to the end of its pass,
+  // counted from the end of the pass before it where its beginning was stamped earlier
+  // (gpu/pass_time.h); 0 for a dispatch skipped because a workgroup count was 0. Empty without
+  // timestamps.
   std::vector<uint64_t> passNs;
   uint64_t totalNs() const {
     uint64_t t = 0;
