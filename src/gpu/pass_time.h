@@ -8,6 +8,7 @@
 // runs commands one after another) that is end_i - begin_i, as before.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -22,10 +23,10 @@ inline std::vector<uint64_t> passDurations(std::span<const uint64_t> stamps, std
   uint64_t previousEnd = 0;
   for (size_t i = 0; i < ran.size() && 2 * i + 1 < stamps.size(); ++i) {
     if (!ran[i]) continue;
-    const uint64_t begin = stamps[2 * i] > previousEnd ? stamps[2 * i] : previousEnd;
+    const uint64_t begin = std::max(stamps[2 * i], previousEnd);
     const uint64_t end = stamps[2 * i + 1];
     ns[i] = end > begin ? end - begin : 0;
-    if (end > previousEnd) previousEnd = end;
+    previousEnd = std::max(previousEnd, end);
   }
   return ns;
 }
