@@ -19,7 +19,8 @@
 # features that bookkeeping, InputCorpus::UpdateFeatureFrequency, took 45% of the time (perf), and
 # one core ran 307 inputs a second against 237; the other targets gained nothing from it).
 # WGK_FUZZ_ASAN_OPTIONS appends to ASAN_OPTIONS (the campaign's malloc_context_size=4: recording a
-# full stack for every allocation took an eighth of fuzz_package's time).
+# full stack for every allocation took an eighth of fuzz_package's time; and its
+# quarantine_size_mb=64, see fuzz_campaign.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${WGK_FUZZ_BUILD_DIR:-$here/build-fuzz}
