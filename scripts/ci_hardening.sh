@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The hardening runs of CI (issue 15, docs/reliability.md), each in its own build folder:
-#   1. fuzz:  the libFuzzer targets (fuzz/), WGK_CI_FUZZ_SECONDS (default 15) each   build-fuzz
+#   1. fuzz:  the libFuzzer targets (fuzz/), WGK_CI_FUZZ_SECONDS (default 15) each,
+#             one target per core at a time                                          build-fuzz
 #   2. asan:  ASan + UBSan build of the unit suites and the GPU suites on lavapipe,
 #             then LeakSanitizer over `wgk test PKG` for every embedded package    build-asan
 #   3. tsan:  ThreadSanitizer over the threads tests (RuntimeThreads.*)              build-tsan
@@ -46,7 +47,8 @@ for step in "${steps[@]}"; do
   fi
   case $step in
     fuzz)
-      WGK_FUZZ_OPT=${WGK_FUZZ_OPT:--O0} WGK_FUZZ_JOBS=$jobs "$here/scripts/fuzz.sh" "${WGK_CI_FUZZ_SECONDS:-15}"
+      WGK_FUZZ_OPT=${WGK_FUZZ_OPT:--O0} WGK_FUZZ_JOBS=$jobs WGK_FUZZ_TARGETS_AT_ONCE=$jobs \
+        "$here/scripts/fuzz.sh" "${WGK_CI_FUZZ_SECONDS:-15}"
       ;;
     asan)
       b=$here/build-asan
@@ -84,9 +86,9 @@ for step in "${steps[@]}"; do
     tsan)
       b=$here/build-tsan
       configure "$b" -DWGK_SANITIZE=thread
-      cmake --build "$b" -j"$jobs" --target gpu_runtime_test
+      cmake --build "$b" -j"$jobs" --target gpu_threads_test
       TSAN_OPTIONS="halt_on_error=1:second_deadlock_stack=1:suppressions=$supp/tsan.supp" \
-        "$b/tests/gpu/runtime/gpu_runtime_test" --gtest_filter='RuntimeThreads.*'
+        "$b/tests/gpu/runtime/gpu_threads_test" --gtest_filter='RuntimeThreads.*'
       ;;
     *) say "unknown step '$step' (fuzz, asan, tsan)"; exit 2 ;;
   esac

@@ -12,7 +12,7 @@
 # target: executions, seconds, result.
 # WGK_FUZZ_WORKERS=J runs J processes per target side by side (distinct seeds, one shared corpus;
 # with --runs N each runs N/J and the line sums their executions): the campaign on a many-core
-# machine. WGK_FUZZ_PREBUILT=1 skips the build (targets copied from a build made elsewhere) and,
+# machine; WGK_FUZZ_TARGETS_AT_ONCE=K runs K targets side by side (CI: one per core). WGK_FUZZ_PREBUILT=1 skips the build (targets copied from a build made elsewhere) and,
 # when <build>/seeds exists, the seed corpora. WGK_FUZZ_FLAGS adds libFuzzer flags to every process
 # (the campaign ran fuzz_planner with -entropic=0: 1,070 executions per second per core against 763
 # with the entropic scheduler's bookkeeping; fuzz_package too from session 38 on: with its ~50,000
@@ -44,9 +44,9 @@ if [[ ${mode[0]} == -runs=* ]] && ((workers > 1)); then
   mode=(-runs=$(((${mode[0]#-runs=} + workers - 1) / workers)))
 fi
 
-failed=0
-for t in "${targets[@]}"; do
-  corpus=$build/corpus/$t findings=$build/findings/$t log=$build/logs/$t.log
+# One target: its workers side by side, then one result line; returns 1 on a finding.
+run_target() {
+  local t=$1 corpus=$build/corpus/$1 findings=$build/findings/$1 log=$build/logs/$1.log
   mkdir -p "$corpus" "$findings" "$build/logs"
   read -ra extra <<<"${WGK_FUZZ_FLAGS:-}"
   case $t in
@@ -74,9 +74,21 @@ for t in "${targets[@]}"; do
   if ((rc == 0)); then
     echo "fuzz.sh: $t: ${runs:-?} executions in ${secs:-?} s, no finding"
   else
-    failed=1
     echo "fuzz.sh: $t: FINDING after ${runs:-?} executions (exit $rc); $log; inputs in $findings/:" >&2
     grep -m3 -E 'ERROR: |runtime error|SUMMARY|Test unit written' "$log" >&2 || tail -5 "$log" >&2
+    return 1
   fi
+}
+
+# WGK_FUZZ_TARGETS_AT_ONCE=K runs K targets side by side (CI's smoke run: 2 on its 2 cores, so the
+# eight 15 s runs take about 60 s, not 120); each keeps its workers, its log and its result line.
+# reap collects one finished target's status (wait -n also reports one that ended earlier); 127
+# means none is left.
+failed=0
+reap() { local st=0; wait -n || st=$?; ((st == 0 || st == 127)) || failed=1; return $((st == 127)); }
+for t in "${targets[@]}"; do
+  while (($(jobs -rp | wc -l) >= ${WGK_FUZZ_TARGETS_AT_ONCE:-1})); do reap || break; done
+  run_target "$t" &
 done
+while reap; do :; done
 exit $failed
