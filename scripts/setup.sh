@@ -11,9 +11,6 @@ say() { printf 'setup: %s\n' "$*" >&2; }
 # ---- Debian packages --------------------------------------------------------------------
 APT_PKGS=(cmake g++ make pkg-config python3 ca-certificates
   nlohmann-json3-dev libcli11-dev libfmt-dev libssl-dev libgtest-dev libcurl4-openssl-dev)
-# lld: CMake links with it when present (cmake/linker.cmake), a third of ld.bfd's time on the
-# large test binaries; without it the build falls back to ld.bfd.
-APT_PKGS+=(lld)
 # The hardening runs (scripts/ci_hardening.sh, scripts/fuzz.sh): libFuzzer comes with Debian's
 # clang; the ASan/UBSan/TSan runtimes of GCC come with g++. WGK_HARDENING=0 (no hardening runs) leaves clang out.
 if [[ ${WGK_HARDENING:-fuzz} != 0 ]]; then APT_PKGS+=(clang-14 libclang-rt-14-dev); fi
