@@ -12,8 +12,9 @@
 # target: executions, seconds, result.
 # WGK_FUZZ_WORKERS=J runs J processes per target side by side (distinct seeds, one shared corpus;
 # with --runs N each runs N/J and the line sums their executions): the campaign on a many-core
-# machine; WGK_FUZZ_TARGETS_AT_ONCE=K runs K targets side by side (CI: one per core). WGK_FUZZ_PREBUILT=1 skips the build (targets copied from a build made elsewhere) and,
-# when <build>/seeds exists, the seed corpora. WGK_FUZZ_FLAGS adds libFuzzer flags to every process
+# machine. WGK_FUZZ_TARGETS_AT_ONCE=K runs K targets side by side (CI: one per core).
+# WGK_FUZZ_PREBUILT=1 skips the build (targets copied from a build made elsewhere) and, when
+# <build>/seeds exists, the seed corpora. WGK_FUZZ_FLAGS adds libFuzzer flags to every process
 # (the campaign ran fuzz_planner with -entropic=0: 1,070 executions per second per core against 763
 # with the entropic scheduler's bookkeeping; fuzz_package too from session 38 on: with its ~50,000
 # features that bookkeeping, InputCorpus::UpdateFeatureFrequency, took 45% of the time (perf), and
@@ -85,7 +86,12 @@ run_target() {
 # reap collects one finished target's status (wait -n also reports one that ended earlier); 127
 # means none is left.
 failed=0
-reap() { local st=0; wait -n || st=$?; ((st == 0 || st == 127)) || failed=1; return $((st == 127)); }
+reap() {
+  local st=0
+  wait -n || st=$?
+  ((st == 0 || st == 127)) || failed=1
+  return $((st == 127))
+}
 for t in "${targets[@]}"; do
   while (($(jobs -rp | wc -l) >= ${WGK_FUZZ_TARGETS_AT_ONCE:-1})); do reap || break; done
   run_target "$t" &
