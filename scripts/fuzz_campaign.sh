@@ -70,9 +70,9 @@ export LD_LIBRARY_PATH=$pack/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export WGK_FUZZ_SOURCE_DIR=$here  # fuzz_package reads tests/data/profiles/lavapipe.json from the checkout
 # quarantine_size_mb=64 (ASan's default is 256): fuzz_package spent a quarter of its time in
 # Allocate, nearly all on the first touches of a recycled chunk; on 600 corpus inputs run once,
-# 64 MB took 6.2-6.4 s against 7.8-7.9 s (a profile with 64 MB still puts 22% there: ASan's own). A use after free is still caught unless 64 MB were freed
-# between the free and the use: those 600 inputs freed 0.8 MB each on average (print_stats), the
-# largest input in the corpus 10 MB.
+# 64 MB took 6.2-6.4 s against 7.8-7.9 s (a profile with 64 MB still puts 22% there: ASan's own).
+# A use after free is still caught unless 64 MB were freed between the free and the use: those
+# 600 inputs freed 0.8 MB each on average (print_stats), the largest input in the corpus 10 MB.
 asan=detect_leaks=1:allocator_may_return_null=1:malloc_context_size=4:quarantine_size_mb=64${WGK_FUZZ_ASAN_OPTIONS:+:$WGK_FUZZ_ASAN_OPTIONS}
 read -ra flags <<<"${WGK_FUZZ_FLAGS:-}"
 pids=()
