@@ -58,7 +58,7 @@ for step in "${steps[@]}"; do
       # The hang findings' regression tests bound their time; -O0 + ASan runs wgk's code several
       # times slower, so the bounds grow tenfold (tests/support/time_limit.h).
       export WGK_TEST_TIME_SCALE=${WGK_TEST_TIME_SCALE:-10}
-      # intercept_tls_get_addr=0: GCC 12's runtime (as LLVM's up to 16) takes a dynamic TLS block
+      # intercept_tls_get_addr=0: GCC 12's runtime (LLVM's of its time too) takes a dynamic TLS block
       # 16 bytes past a page boundary for glibc 2.19-2.24's layout and reads the two words before it
       # as the block's start and size. Dawn and Mesa are dlopen'ed, so their TLS blocks are malloc'ed
       # and land there by chance (5 of 160 local runs of one threads test printed "glibc >=2.19
