@@ -58,14 +58,10 @@ for step in "${steps[@]}"; do
       # The hang findings' regression tests bound their time; -O0 + ASan runs wgk's code several
       # times slower, so the bounds grow tenfold (tests/support/time_limit.h).
       export WGK_TEST_TIME_SCALE=${WGK_TEST_TIME_SCALE:-10}
-      # intercept_tls_get_addr=0: GCC 12's runtime (LLVM's of its time too) takes a dynamic TLS
-      # block 16 bytes past a page boundary for glibc 2.19-2.24's layout and reads the two words
-      # before it as the block's start and size. Dawn and Mesa are dlopen'ed, so their TLS blocks
-      # are malloc'ed and land there by chance (5 of 160 local runs of one threads test printed
-      # "glibc >=2.19 suspected" with verbosity=2). If the block's thread is alive at exit,
-      # LeakSanitizer's tracer scans the garbage range and dies ("Tracer caught signal 11": stop
-      # 40's CI). Without the interceptor the leak check only has fewer roots, so no leak can hide.
-      # docs/reliability.md.
+      # intercept_tls_get_addr=0: GCC 12's interceptor can misread a malloc'ed TLS block of the
+      # dlopen'ed Dawn or Mesa as glibc 2.19-2.24's header; LeakSanitizer's tracer then dies on the
+      # garbage range ("Tracer caught signal 11", stop 40's CI). Off, the leak check only loses
+      # roots, so no leak can hide. Measured in docs/reliability.md, Sanitizers.
       export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:detect_odr_violation=0"
       ASAN_OPTIONS+=":intercept_tls_get_addr=0"
       export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
